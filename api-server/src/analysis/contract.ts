@@ -1,0 +1,244 @@
+/**
+ * The public face of the analysis core: the types it hands to the rest of the service and the
+ * facade the pipelines drive. Everything behind it is pure: no I/O, no clock, no randomness
+ * other than the injected id factory. Times are epoch milliseconds passed in by the caller.
+ *
+ * Values here are unrounded; the HTTP layer rounds when it renders (signals 4 decimals,
+ * FusedR 3, forecasts 3: analytics.md §0).
+ */
+import type { LogRecord, MetricRecord, SpanRecord } from '../ingest/records.js';
+
+export const SIGNAL_NAMES = [
+  'stress',
+  'fatigue',
+  'mood',
+  'pressure',
+  'humidity',
+  'contagion',
+  'resilience',
+  'entropy',
+  'velocity',
+  'health_score',
+] as const;
+export type SignalName = (typeof SIGNAL_NAMES)[number];
+
+/** The six signals that carry health_score weights, in weight-table order. */
+export const WEIGHTED_SIGNALS = ['stress', 'fatigue', 'mood', 'pressure', 'humidity', 'contagion'] as const;
+export type WeightedSignal = (typeof WEIGHTED_SIGNALS)[number];
+
+export type RuptureState = 'stable' | 'elevated' | 'warning' | 'critical' | 'emergency';
+export type WorkloadStatus = 'pending_telemetry' | 'calibrating' | 'active';
+export type WorkloadPhase = 'Calibrating' | 'Active' | 'Rupture';
+export type Pipeline = 'metric' | 'log' | 'trace';
+
+export interface SignalReading {
+  value: number;
+  state: string;
+}
+
+export interface HealthForecast {
+  in15min: number;
+  in30min: number;
+  criticalEtaMinutes: number;
+  trend: 'improving' | 'stable' | 'degrading';
+  confidenceWindow: number;
+}
+
+export interface BusinessSignals {
+  sloBurnVelocity: number;
+  blastRadius: number;
+  recoveryDebt: number;
+}
+
+export interface PatternMatch {
+  similarity: number;
+  matchedRuptureId: string;
+  matchedAtMs: number;
+  resolutionNote?: string;
+}
+
+/** Per-source rupture ratios of one step; null when the source is not present (analytics.md §4.3). */
+export interface SourceRatios {
+  metricR: number | null;
+  logR: number | null;
+  traceR: number | null;
+  /** traceR form A, diagnostic only */
+  traceRA: number | null;
+  primaryMetric: string | null;
+  /** burst and stable slopes of the primary metric, per second */
+  alphaBurst: number;
+  alphaStable: number;
+}
+
+export interface WorkloadSnapshot {
+  key: string;
+  timeMs: number;
+  fusedR: number;
+  state: RuptureState;
+  status: WorkloadStatus;
+  phase: WorkloadPhase;
+  signals: Record<SignalName, SignalReading>;
+  throughputDrop: number;
+  calibrationProgress: number;
+  calibrationEtaMinutes: number;
+  healthForecast: HealthForecast;
+  business: BusinessSignals;
+  patternMatch: PatternMatch | null;
+  ruptureId: string | null;
+  sources: SourceRatios;
+  /** ensemble confidence of the fused_rupture_index series (analytics.md §5.5) */
+  confidence: number;
+}
+
+export type AnomalyMethod = 'zscore' | 'mad' | 'seasonal' | 'ca_ilr';
+
+export interface AnomalyEvent {
+  id: string;
+  workload: string;
+  metric: string;
+  method: AnomalyMethod;
+  severity: 'warning' | 'critical';
+  value: number;
+  expected: number;
+  score: number;
+  consensus: boolean;
+  timeMs: number;
+}
+
+/** A band change of analytics.md §4.4. */
+export interface BandEvent {
+  type: 'warning' | 'critical' | 'emergency' | 'recovered';
+  severity: 'info' | 'warning' | 'critical' | 'emergency';
+  workload: string;
+  fusedR: number;
+  previousState: RuptureState;
+  state: RuptureState;
+  ruptureId: string | null;
+  timeMs: number;
+}
+
+export interface ModelContribution {
+  weight: number;
+  prediction: number;
+}
+
+/** Explain record of one rupture episode (analytics.md §8). */
+export interface ExplainRecord {
+  ruptureId: string;
+  workload: string;
+  openedAtMs: number;
+  closedAtMs: number | null;
+  updatedAtMs: number;
+  fusedR: number;
+  peakFusedR: number;
+  peakAtMs: number;
+  state: RuptureState;
+  modelContributions: Record<string, ModelContribution>;
+  topFactor: WeightedSignal;
+  signalValues: Record<SignalName, number>;
+  primaryPipeline: Pipeline;
+  sources: SourceRatios;
+  fusionWeights: { metric: number; log: number; trace: number };
+  fusedRBeforeCap: number;
+  healthWeights: Record<WeightedSignal, number>;
+  penalties: Record<WeightedSignal, number>;
+  ttfSeconds: number;
+  confidence: number;
+  narrative: string;
+  recommendation: ActionRecommendation;
+}
+
+export type ActionType = 'scale' | 'restart' | 'cordon' | 'alert';
+
+/** What the decision list of analytics.md §9.2 recommends for the current step. */
+export interface ActionRecommendation {
+  type: ActionType;
+  params: Record<string, string | number>;
+  tier: 1 | 2;
+  text: string;
+}
+
+export interface WeightOverride {
+  selector: string;
+  weights: Record<WeightedSignal, number>;
+}
+
+export interface ForecastPoint {
+  offsetMinutes: number;
+  mean: number;
+  lower80: number;
+  upper80: number;
+  lower95: number;
+  upper95: number;
+}
+
+export interface ForecastResult {
+  workload: string;
+  metric: string;
+  horizonMinutes: number;
+  current: number;
+  trend: 'rising' | 'falling' | 'stable';
+  confidence: number;
+  warmingUp: boolean;
+  timeMs: number;
+  models: { name: string; weight: number; mean: number }[];
+  points: ForecastPoint[];
+}
+
+/** What one call of AnalysisCore.step produced. */
+export interface StepOutput {
+  /** snapshots of workloads that ran at least one analysis step */
+  snapshots: WorkloadSnapshot[];
+  anomalies: AnomalyEvent[];
+  bandEvents: BandEvent[];
+  /** explain records opened or refreshed in this step */
+  ruptures: ExplainRecord[];
+  /** fingerprints recorded in this step */
+  fingerprints: Fingerprint[];
+}
+
+export interface Fingerprint {
+  id: string;
+  workload: string;
+  ruptureId: string | null;
+  capturedAtMs: number;
+  vector: number[];
+  fusedR: number;
+  resolutionNote?: string;
+}
+
+/** Context event as the analysis sees it (deploy quiet periods, narrative lines). */
+export interface ContextEventInput {
+  id: string;
+  workload: string;
+  event: string;
+  description: string;
+  timeMs: number;
+}
+
+/** Suppression as the analysis sees it: anomalies of listed series are not stored (analytics.md §5.6). */
+export interface SuppressionInput {
+  id: string;
+  workload: string;
+  startMs: number;
+  endMs: number;
+  signals: string[] | undefined;
+}
+
+export interface AnalysisCore {
+  observeMetric(record: MetricRecord): void;
+  observeLog(record: LogRecord): void;
+  observeSpan(record: SpanRecord): void;
+  /** Runs every closed, unprocessed bucket of every workload up to the server time `nowMs`. */
+  step(nowMs: number): StepOutput;
+  snapshot(key: string): WorkloadSnapshot | undefined;
+  workloadKeys(): string[];
+  setWeights(overrides: WeightOverride[]): void;
+  setContextEvents(events: ContextEventInput[]): void;
+  setSuppressions(suppressions: SuppressionInput[]): void;
+  explain(ruptureId: string): ExplainRecord | undefined;
+  forecast(key: string, metric: string, horizonMinutes: number): ForecastResult | undefined;
+  /** JSON-serialisable state of one workload (windows, baselines, ensembles) for LevelDB and hand-over. */
+  exportWorkload(key: string): unknown;
+  importWorkload(key: string, state: unknown): void;
+}
