@@ -1,0 +1,297 @@
+/**
+ * The action engine: turns critical and emergency steps into recommendations (analytics.md §9.1),
+ * runs Tier-1 automation behind its gates (§9.4) and carries out people's decisions (approve,
+ * reject, rollback, emergency stop). Every change is written through the repository before the
+ * promise resolves.
+ */
+import type { ExplainRecord, WorkloadSnapshot } from '../analysis/contract.js';
+import { ActionError, EDITION_MESSAGE } from './action-errors.js';
+import type { ActionControlState, ActionRepository } from './action-repository.js';
+import { emptyControlState } from './action-repository.js';
+import type { Action } from './action.js';
+import { isLive } from './action.js';
+import type { ActionExecutor } from './executor.js';
+import type { GateSettings } from './tier1-gates.js';
+import { checkTier1Gates } from './tier1-gates.js';
+
+export interface ActionEngineSettings extends GateSettings {
+  /** `internal`: this process executes; `external`: the operator executes and reports back */
+  executor: 'internal' | 'external';
+  pendingLimit: number;
+  terminalLimit: number;
+  creationCooldownMs: number;
+}
+
+/** What the engine needs to know about suppressions and context at a moment. */
+export interface DispatchPolicy {
+  /** whole-workload suppression, or a signal-scoped one listing `signal` */
+  isSuppressed(workload: string, signal: string | null, nowMs: number): boolean;
+  /** inside a context event's quiet period (analytics.md §8.7) */
+  isQuiet(workload: string, nowMs: number): boolean;
+}
+
+export type ActionOutcome =
+  | 'created'
+  | 'approved'
+  | 'executed'
+  | 'failed'
+  | 'rejected'
+  | 'rolled_back'
+  | 'evicted'
+  | 'blocked'
+  | 'shadow';
+
+export interface ActionEngineHooks {
+  outcome(action: Action, outcome: ActionOutcome, detail?: string): void;
+}
+
+const ONE_HOUR_MS = 3_600_000;
+
+export class ActionEngine {
+  private readonly actions = new Map<string, Action>();
+  private control: ActionControlState = emptyControlState();
+  /** reasons already reported per action, so a blocked gate is logged once, not every cycle */
+  private readonly lastBlock = new Map<string, string>();
+
+  constructor(
+    private readonly settings: ActionEngineSettings,
+    private readonly repository: ActionRepository,
+    private readonly executor: ActionExecutor,
+    private readonly policy: DispatchPolicy,
+    private readonly newId: () => string,
+    private readonly hooks: ActionEngineHooks,
+  ) {}
+
+  async load(): Promise<number> {
+    const { actions, control } = await this.repository.load();
+    for (const action of actions) this.actions.set(action.id, action);
+    if (control) this.control = control;
+    return actions.length;
+  }
+
+  get emergencyStopSinceMs(): number | null {
+    return this.control.emergencyStopSinceMs;
+  }
+
+  /** Pending and approved actions, then the kept terminal ones; newest first. */
+  list(): Action[] {
+    return [...this.actions.values()].sort((a, b) => b.createdAtMs - a.createdAtMs || (a.id < b.id ? 1 : -1));
+  }
+
+  get(id: string): Action | undefined {
+    return this.actions.get(id);
+  }
+
+  /** Creates recommendations for the steps of one tick. */
+  async considerStep(snapshots: readonly WorkloadSnapshot[], explain: (ruptureId: string) => ExplainRecord | undefined, nowMs: number): Promise<Action[]> {
+    const created: Action[] = [];
+    const deleteIds: string[] = [];
+    for (const snapshot of snapshots) {
+      if (snapshot.status !== 'active' || snapshot.ruptureId === null) continue;
+      if (snapshot.state !== 'critical' && snapshot.state !== 'emergency') continue;
+      const record = explain(snapshot.ruptureId);
+      if (record === undefined) continue;
+      const recommendation = record.recommendation;
+      const workload = snapshot.key;
+      const pairKey = `${workload}|${recommendation.type}`;
+      if (this.policy.isSuppressed(workload, record.topFactor, snapshot.timeMs)) continue;
+      if (this.policy.isQuiet(workload, snapshot.timeMs)) continue;
+      if (this.hasLive(workload, recommendation.type)) continue;
+      const lastCreation = this.control.lastCreationMs[pairKey];
+      if (lastCreation !== undefined && snapshot.timeMs - lastCreation < this.settings.creationCooldownMs) continue;
+      const action: Action = {
+        id: this.newId(),
+        workload,
+        type: recommendation.type,
+        params: { ...recommendation.params },
+        tier: recommendation.tier,
+        state: 'pending',
+        ruptureId: snapshot.ruptureId,
+        createdAtMs: nowMs,
+        updatedAtMs: nowMs,
+        executedAtMs: null,
+        description: describe(workload, recommendation.type, recommendation.params, recommendation.text),
+        confidence: snapshot.confidence,
+        fusedR: snapshot.fusedR,
+        triggerSignal: record.topFactor,
+        previousReplicas: null,
+        reason: null,
+        executor: this.settings.executor,
+      };
+      this.control.lastCreationMs[pairKey] = snapshot.timeMs;
+      this.actions.set(action.id, action);
+      created.push(action);
+      deleteIds.push(...this.evictBeyondLimits());
+    }
+    if (created.length === 0) return created;
+    const kept = created.filter((a) => this.actions.has(a.id));
+    await this.repository.commit({ put: kept, deleteIds, control: this.control });
+    for (const action of created) this.hooks.outcome(action, 'created');
+    return kept;
+  }
+
+  /**
+   * One engine cycle: Tier-1 pending actions that pass every gate are approved, and approved
+   * actions are executed (when this process is the executor).
+   */
+  async runCycle(nowMs: number, confidenceOf: (workload: string) => number): Promise<void> {
+    for (const action of this.list().reverse()) {
+      if (action.state === 'pending' && action.tier === 1) {
+        const verdict = checkTier1Gates(action, this.settings, {
+          confidence: confidenceOf(action.workload),
+          emergencyStop: this.control.emergencyStopSinceMs !== null,
+          suppressed: this.policy.isSuppressed(action.workload, action.triggerSignal, nowMs),
+          executionsInWindow: this.executionsInWindow(action.workload, nowMs),
+          lastExecutionOfTypeMs: this.control.lastExecutionMs[`${action.workload}|${action.type}`] ?? null,
+          nowMs,
+        });
+        if (!verdict.pass) {
+          this.noteBlocked(action, verdict.gate === 'execution_mode' && this.settings.executionMode === 'shadow' ? 'shadow' : 'blocked', verdict.reason);
+          continue;
+        }
+        await this.transition(action, { state: 'approved', reason: 'tier-1 gates passed', updatedAtMs: nowMs });
+        this.hooks.outcome(action, 'approved');
+      }
+      if (action.state === 'approved' && this.settings.executor === 'internal') {
+        await this.execute(action, nowMs);
+      }
+    }
+  }
+
+  async approve(id: string, nowMs: number): Promise<Action> {
+    this.requireAutopilot();
+    const action = this.require(id);
+    if (action.state === 'approved') return action;
+    if (action.state !== 'pending') throw new ActionError('conflict', `action ${id} is ${action.state}, only a pending action can be approved`);
+    await this.transition(action, { state: 'approved', reason: 'approved by a person', updatedAtMs: nowMs });
+    this.hooks.outcome(action, 'approved');
+    return action;
+  }
+
+  async reject(id: string, nowMs: number): Promise<Action> {
+    const action = this.require(id);
+    if (!isLive(action)) throw new ActionError('conflict', `action ${id} is ${action.state}, only a pending or approved action can be rejected`);
+    action.state = 'rejected';
+    action.updatedAtMs = nowMs;
+    this.actions.delete(id);
+    await this.repository.commit({ put: [], deleteIds: [id], control: this.control });
+    this.hooks.outcome(action, 'rejected');
+    return action;
+  }
+
+  async rollback(id: string, nowMs: number): Promise<Action> {
+    this.requireAutopilot();
+    const action = this.require(id);
+    if (action.state !== 'executed') throw new ActionError('conflict', `action ${id} is ${action.state}, only an executed action can be rolled back`);
+    const result = await this.executor.rollback(action);
+    if (!result.ok) {
+      await this.transition(action, { state: 'executed', reason: `rollback failed: ${result.reason ?? 'unknown'}`, updatedAtMs: nowMs });
+      this.hooks.outcome(action, 'failed', result.reason);
+      throw new ActionError('conflict', `rollback of ${id} failed: ${result.reason ?? 'unknown'}`);
+    }
+    await this.transition(action, { state: 'rolled_back', reason: 'rolled back by a person', updatedAtMs: nowMs });
+    this.hooks.outcome(action, 'rolled_back');
+    return action;
+  }
+
+  async setEmergencyStop(on: boolean, nowMs: number): Promise<number | null> {
+    if (on && this.control.emergencyStopSinceMs === null) this.control.emergencyStopSinceMs = nowMs;
+    if (!on) this.control.emergencyStopSinceMs = null;
+    await this.repository.commit({ put: [], deleteIds: [], control: this.control });
+    return this.control.emergencyStopSinceMs;
+  }
+
+  private async execute(action: Action, nowMs: number): Promise<void> {
+    const result = await this.executor.execute(action);
+    if (!result.ok) {
+      await this.transition(action, { state: 'failed', reason: result.reason ?? 'executor failed', updatedAtMs: nowMs });
+      this.hooks.outcome(action, 'failed', result.reason);
+      return;
+    }
+    if (result.previousReplicas !== undefined) action.previousReplicas = result.previousReplicas;
+    if (result.replicas !== undefined && action.type === 'scale') action.params = { ...action.params, replicas: result.replicas };
+    const pairKey = `${action.workload}|${action.type}`;
+    this.control.lastExecutionMs[pairKey] = nowMs;
+    if (action.tier === 1) this.countExecution(action.workload, nowMs);
+    action.executedAtMs = nowMs;
+    await this.transition(action, { state: 'executed', reason: `executed by ${this.executor.name}`, updatedAtMs: nowMs });
+    this.hooks.outcome(action, 'executed');
+  }
+
+  private async transition(action: Action, change: Pick<Action, 'state' | 'reason' | 'updatedAtMs'>): Promise<void> {
+    action.state = change.state;
+    action.reason = change.reason;
+    action.updatedAtMs = change.updatedAtMs;
+    const deleteIds = this.evictBeyondLimits();
+    await this.repository.commit({ put: [action], deleteIds, control: this.control });
+  }
+
+  private noteBlocked(action: Action, outcome: 'blocked' | 'shadow', reason: string): void {
+    if (this.lastBlock.get(action.id) === reason) return;
+    this.lastBlock.set(action.id, reason);
+    action.reason = outcome === 'shadow' ? `shadow: would execute; ${reason}` : reason;
+    this.hooks.outcome(action, outcome, reason);
+  }
+
+  private executionsInWindow(workload: string, nowMs: number): number {
+    const window = this.control.rateWindows[workload];
+    if (window === undefined || nowMs - window.startMs > ONE_HOUR_MS) return 0;
+    return window.count;
+  }
+
+  private countExecution(workload: string, nowMs: number): void {
+    const window = this.control.rateWindows[workload];
+    if (window === undefined || nowMs - window.startMs > ONE_HOUR_MS) {
+      this.control.rateWindows[workload] = { startMs: nowMs, count: 1 };
+    } else {
+      window.count += 1;
+    }
+  }
+
+  private hasLive(workload: string, type: string): boolean {
+    for (const action of this.actions.values()) {
+      if (action.workload === workload && action.type === type && isLive(action)) return true;
+    }
+    return false;
+  }
+
+  /** Oldest pending beyond the pending limit are evicted; oldest terminal beyond the terminal limit are forgotten. */
+  private evictBeyondLimits(): string[] {
+    const pending = [...this.actions.values()].filter((a) => a.state === 'pending').sort((a, b) => a.createdAtMs - b.createdAtMs);
+    const terminal = [...this.actions.values()].filter((a) => !isLive(a)).sort((a, b) => a.updatedAtMs - b.updatedAtMs);
+    const evicted: string[] = [];
+    for (const action of pending.slice(0, Math.max(0, pending.length - this.settings.pendingLimit))) {
+      this.actions.delete(action.id);
+      this.lastBlock.delete(action.id);
+      evicted.push(action.id);
+      this.hooks.outcome(action, 'evicted', `pending queue full (${this.settings.pendingLimit})`);
+    }
+    for (const action of terminal.slice(0, Math.max(0, terminal.length - this.settings.terminalLimit))) {
+      this.actions.delete(action.id);
+      this.lastBlock.delete(action.id);
+      evicted.push(action.id);
+    }
+    return evicted;
+  }
+
+  private require(id: string): Action {
+    const action = this.actions.get(id);
+    if (action === undefined) throw new ActionError('not_found', `action ${id} not found`);
+    return action;
+  }
+
+  private requireAutopilot(): void {
+    if (this.settings.edition !== 'autopilot') throw new ActionError('edition', EDITION_MESSAGE);
+  }
+}
+
+function describe(workload: string, type: string, params: Record<string, string | number>, text: string): string {
+  if (type === 'scale') {
+    const replicas = params['replicas'];
+    const delta = params['delta'];
+    if (typeof replicas === 'number') return `scale ${workload} to ${replicas} replicas`;
+    if (typeof delta === 'number') return `scale ${workload} by ${delta >= 0 ? '+' : ''}${delta} replicas`;
+  }
+  if (type === 'restart') return `rolling restart of ${workload}`;
+  return `${type} for ${workload}: ${text}`;
+}

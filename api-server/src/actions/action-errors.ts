@@ -1,0 +1,14 @@
+/** Refusals of the action engine; the REST layer maps `kind` to 404 / 409 / 402. */
+export type ActionErrorKind = 'not_found' | 'conflict' | 'edition';
+
+export class ActionError extends Error {
+  constructor(
+    readonly kind: ActionErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ActionError';
+  }
+}
+
+export const EDITION_MESSAGE = 'approving or rolling back actions needs the autopilot edition';
