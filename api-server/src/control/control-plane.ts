@@ -1,0 +1,162 @@
+/**
+ * The control plane people write to: suppressions, context events and weight overrides. Held in
+ * memory for the hot paths (dispatch decisions every tick), written to LevelDB before any change is
+ * acknowledged, and pushed to the analysis through `listener` whenever it changes.
+ */
+import type { ClassicLevel } from 'classic-level';
+import type { WeightOverride } from '../analysis/contract.js';
+import type { DispatchPolicy } from '../actions/action-engine.js';
+import { LevelJsonCollection } from '../storage/json-collection.js';
+import type { ContextBody, ContextEvent } from './context-events.js';
+import { CONTEXT_RETENTION_MS, QUIET_AFTER_MS, QUIET_BEFORE_MS, contextEventFromBody } from './context-events.js';
+import { selectorMatches } from './selectors.js';
+import type { Suppression, SuppressionBody } from './suppressions.js';
+import { suppresses, suppressionFromBody } from './suppressions.js';
+
+export interface ControlPlaneListener {
+  suppressionsChanged(list: readonly Suppression[]): void;
+  contextChanged(list: readonly ContextEvent[]): void;
+  weightsChanged(list: readonly WeightOverride[]): void;
+}
+
+export interface ContextQuery {
+  workload?: string;
+  sinceMs?: number;
+  limit: number;
+}
+
+export class ControlPlane implements DispatchPolicy {
+  private suppressions = new Map<string, Suppression>();
+  private context = new Map<string, ContextEvent>();
+  private weights: WeightOverride[] = [];
+  private readonly suppressionStore;
+  private readonly contextStore;
+  private readonly weightStore;
+
+  constructor(
+    db: ClassicLevel<string, string>,
+    private readonly newId: (prefix: 'sup_' | 'ctx_') => string,
+    private readonly listener: ControlPlaneListener,
+  ) {
+    this.suppressionStore = new LevelJsonCollection<Suppression>(db, 'suppressions');
+    this.contextStore = new LevelJsonCollection<ContextEvent>(db, 'context');
+    this.weightStore = new LevelJsonCollection<WeightOverride>(db, 'weights');
+  }
+
+  /** Loads what was stored; `bootstrapWeights` (SVC_WORKLOAD_WEIGHTS) applies only when none are stored. */
+  async load(bootstrapWeights: WeightOverride[] | undefined): Promise<void> {
+    this.suppressions = new Map((await this.suppressionStore.all()).map((s) => [s.id, s]));
+    this.context = new Map((await this.contextStore.all()).map((c) => [c.id, c]));
+    const stored = await this.weightStore.all();
+    // stored under zero-padded positions, so `all()` returns them in posted order
+    this.weights = stored.length > 0 || bootstrapWeights === undefined ? stored : bootstrapWeights;
+    this.listener.suppressionsChanged([...this.suppressions.values()]);
+    this.listener.contextChanged([...this.context.values()]);
+    this.listener.weightsChanged(this.weights);
+  }
+
+  /** Windows whose end is still ahead, by start. */
+  listSuppressions(nowMs: number): Suppression[] {
+    return [...this.suppressions.values()].filter((s) => s.endMs > nowMs).sort((a, b) => a.startMs - b.startMs || cmp(a.id, b.id));
+  }
+
+  getSuppression(id: string): Suppression | undefined {
+    return this.suppressions.get(id);
+  }
+
+  async addSuppression(body: SuppressionBody, nowMs: number): Promise<Suppression> {
+    const suppression = suppressionFromBody(body, this.newId('sup_'), nowMs);
+    await this.suppressionStore.put(suppression.id, suppression);
+    this.suppressions.set(suppression.id, suppression);
+    this.listener.suppressionsChanged([...this.suppressions.values()]);
+    return suppression;
+  }
+
+  /** Replaces the window `id` in place (the operator's update of a Suppression CR). */
+  async replaceSuppression(id: string, body: SuppressionBody): Promise<Suppression | undefined> {
+    const existing = this.suppressions.get(id);
+    if (existing === undefined) return undefined;
+    const updated = suppressionFromBody(body, id, existing.createdAtMs);
+    await this.suppressionStore.put(id, updated);
+    this.suppressions.set(id, updated);
+    this.listener.suppressionsChanged([...this.suppressions.values()]);
+    return updated;
+  }
+
+  async removeSuppression(id: string): Promise<boolean> {
+    if (!this.suppressions.has(id)) return false;
+    await this.suppressionStore.del(id);
+    this.suppressions.delete(id);
+    this.listener.suppressionsChanged([...this.suppressions.values()]);
+    return true;
+  }
+
+  /** Newest first. */
+  listContext(query: ContextQuery): ContextEvent[] {
+    return [...this.context.values()]
+      .filter((c) => query.workload === undefined || c.workload === query.workload || selectorMatches(c.workload, query.workload))
+      .filter((c) => query.sinceMs === undefined || c.timeMs >= query.sinceMs)
+      .sort((a, b) => b.timeMs - a.timeMs || cmp(b.id, a.id))
+      .slice(0, query.limit);
+  }
+
+  async addContext(body: ContextBody, nowMs: number): Promise<ContextEvent> {
+    const event = contextEventFromBody(body, this.newId('ctx_'), nowMs);
+    await this.contextStore.put(event.id, event);
+    this.context.set(event.id, event);
+    this.listener.contextChanged([...this.context.values()]);
+    return event;
+  }
+
+  async removeContext(id: string): Promise<boolean> {
+    if (!this.context.has(id)) return false;
+    await this.contextStore.del(id);
+    this.context.delete(id);
+    this.listener.contextChanged([...this.context.values()]);
+    return true;
+  }
+
+  currentWeights(): readonly WeightOverride[] {
+    return this.weights;
+  }
+
+  /** Replaces the whole list atomically, in the given order. */
+  async replaceWeights(list: WeightOverride[]): Promise<void> {
+    await this.weightStore.replaceAll(list.map((w, i) => [String(i).padStart(4, '0'), w]));
+    this.weights = list;
+    this.listener.weightsChanged(this.weights);
+  }
+
+  /** Drops windows that ended and context events past retention, in storage too. */
+  async prune(nowMs: number): Promise<void> {
+    const expired = [...this.suppressions.values()].filter((s) => s.endMs <= nowMs);
+    const old = [...this.context.values()].filter((c) => nowMs - c.timeMs > CONTEXT_RETENTION_MS);
+    for (const s of expired) {
+      await this.suppressionStore.del(s.id);
+      this.suppressions.delete(s.id);
+    }
+    for (const c of old) {
+      await this.contextStore.del(c.id);
+      this.context.delete(c.id);
+    }
+    if (expired.length > 0) this.listener.suppressionsChanged([...this.suppressions.values()]);
+    if (old.length > 0) this.listener.contextChanged([...this.context.values()]);
+  }
+
+  isSuppressed(workload: string, signal: string | null, nowMs: number): boolean {
+    for (const s of this.suppressions.values()) if (suppresses(s, workload, signal, nowMs)) return true;
+    return false;
+  }
+
+  isQuiet(workload: string, nowMs: number): boolean {
+    for (const c of this.context.values()) {
+      if (!selectorMatches(c.workload, workload)) continue;
+      if (nowMs >= c.timeMs - QUIET_BEFORE_MS && nowMs <= c.timeMs + QUIET_AFTER_MS) return true;
+    }
+    return false;
+  }
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
