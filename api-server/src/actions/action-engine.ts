@@ -20,6 +20,19 @@ export interface ActionEngineSettings extends GateSettings {
   pendingLimit: number;
   terminalLimit: number;
   creationCooldownMs: number;
+  /** with the external executor: an approved action without a result fails after this long */
+  executorTimeoutMs: number;
+}
+
+/** A result report of the external executor (POST /actions/{id}/result, operator.md §7.4). */
+export interface ExecutionReport {
+  outcome: 'executed' | 'failed' | 'rolled_back' | 'rollback_failed';
+  previousReplicas?: number;
+  replicas?: number;
+  reason?: string;
+  message?: string;
+  dryRun?: boolean;
+  executor: string;
 }
 
 /** What the engine needs to know about suppressions and context at a moment. */
@@ -117,6 +130,11 @@ export class ActionEngine {
         previousReplicas: null,
         reason: null,
         executor: this.settings.executor,
+        approvedBy: null,
+        approvedAtMs: null,
+        blockedBy: null,
+        rollbackRequested: false,
+        execution: null,
       };
       this.control.lastCreationMs[pairKey] = snapshot.timeMs;
       this.actions.set(action.id, action);
@@ -146,14 +164,22 @@ export class ActionEngine {
           nowMs,
         });
         if (!verdict.pass) {
+          action.blockedBy = verdict.gate;
           this.noteBlocked(action, verdict.gate === 'execution_mode' && this.settings.executionMode === 'shadow' ? 'shadow' : 'blocked', verdict.reason);
           continue;
         }
+        action.blockedBy = null;
+        action.approvedBy = 'engine';
+        action.approvedAtMs = nowMs;
         await this.transition(action, { state: 'approved', reason: 'tier-1 gates passed', updatedAtMs: nowMs });
         this.hooks.outcome(action, 'approved');
       }
-      if (action.state === 'approved' && this.settings.executor === 'internal') {
+      if (action.state !== 'approved') continue;
+      if (this.settings.executor === 'internal') {
         await this.execute(action, nowMs);
+      } else if (nowMs - (action.approvedAtMs ?? action.updatedAtMs) > this.settings.executorTimeoutMs) {
+        await this.transition(action, { state: 'failed', reason: 'ExecutorTimeout', updatedAtMs: nowMs });
+        this.hooks.outcome(action, 'failed', 'ExecutorTimeout');
       }
     }
   }
@@ -163,6 +189,9 @@ export class ActionEngine {
     const action = this.require(id);
     if (action.state === 'approved') return action;
     if (action.state !== 'pending') throw new ActionError('conflict', `action ${id} is ${action.state}, only a pending action can be approved`);
+    action.approvedBy = 'api';
+    action.approvedAtMs = nowMs;
+    action.blockedBy = null;
     await this.transition(action, { state: 'approved', reason: 'approved by a person', updatedAtMs: nowMs });
     this.hooks.outcome(action, 'approved');
     return action;
@@ -183,6 +212,13 @@ export class ActionEngine {
     this.requireAutopilot();
     const action = this.require(id);
     if (action.state !== 'executed') throw new ActionError('conflict', `action ${id} is ${action.state}, only an executed action can be rolled back`);
+    if (this.settings.executor === 'external') {
+      if (!action.rollbackRequested) {
+        action.rollbackRequested = true;
+        await this.transition(action, { state: 'executed', reason: 'rollback requested', updatedAtMs: nowMs });
+      }
+      return action;
+    }
     const result = await this.executor.rollback(action);
     if (!result.ok) {
       await this.transition(action, { state: 'executed', reason: `rollback failed: ${result.reason ?? 'unknown'}`, updatedAtMs: nowMs });
@@ -208,14 +244,67 @@ export class ActionEngine {
       this.hooks.outcome(action, 'failed', result.reason);
       return;
     }
-    if (result.previousReplicas !== undefined) action.previousReplicas = result.previousReplicas;
-    if (result.replicas !== undefined && action.type === 'scale') action.params = { ...action.params, replicas: result.replicas };
+    await this.markExecuted(action, { previousReplicas: result.previousReplicas, replicas: result.replicas, dryRun: false, executor: this.executor.name }, nowMs);
+  }
+
+  private async markExecuted(
+    action: Action,
+    report: { previousReplicas: number | undefined; replicas: number | undefined; dryRun: boolean; executor: string },
+    nowMs: number,
+  ): Promise<void> {
+    if (report.previousReplicas !== undefined) action.previousReplicas = report.previousReplicas;
+    if (report.replicas !== undefined && action.type === 'scale') action.params = { ...action.params, replicas: report.replicas };
     const pairKey = `${action.workload}|${action.type}`;
     this.control.lastExecutionMs[pairKey] = nowMs;
-    if (action.tier === 1) this.countExecution(action.workload, nowMs);
+    if (action.tier === 1 && action.approvedBy === 'engine') this.countExecution(action.workload, nowMs);
     action.executedAtMs = nowMs;
-    await this.transition(action, { state: 'executed', reason: `executed by ${this.executor.name}`, updatedAtMs: nowMs });
+    action.execution = {
+      previousReplicas: report.previousReplicas ?? null,
+      replicas: report.replicas ?? null,
+      executedAtMs: nowMs,
+      dryRun: report.dryRun,
+      executor: report.executor,
+    };
+    await this.transition(action, { state: 'executed', reason: `executed by ${report.executor}`, updatedAtMs: nowMs });
     this.hooks.outcome(action, 'executed');
+  }
+
+  /**
+   * The external executor's report. Fits: executed/failed for an approved action, rolled_back/
+   * rollback_failed for an executed one with a rollback requested; the same report twice is a no-op.
+   */
+  async reportResult(id: string, report: ExecutionReport, nowMs: number): Promise<Action> {
+    const action = this.require(id);
+    const sameNumbers =
+      action.execution !== null &&
+      (report.previousReplicas === undefined || report.previousReplicas === action.execution.previousReplicas) &&
+      (report.replicas === undefined || report.replicas === action.execution.replicas);
+    switch (report.outcome) {
+      case 'executed':
+        if (action.state === 'executed' && sameNumbers) return action;
+        if (action.state !== 'approved') throw new ActionError('conflict', `action ${id} is ${action.state}; an executed report fits an approved action`);
+        await this.markExecuted(action, { previousReplicas: report.previousReplicas, replicas: report.replicas, dryRun: report.dryRun ?? false, executor: report.executor }, nowMs);
+        return action;
+      case 'failed':
+        if (action.state === 'failed') return action;
+        if (action.state !== 'approved') throw new ActionError('conflict', `action ${id} is ${action.state}; a failed report fits an approved action`);
+        await this.transition(action, { state: 'failed', reason: report.reason ?? report.message ?? 'executor reported failure', updatedAtMs: nowMs });
+        this.hooks.outcome(action, 'failed', report.reason);
+        return action;
+      case 'rolled_back':
+        if (action.state === 'rolled_back') return action;
+        if (action.state !== 'executed') throw new ActionError('conflict', `action ${id} is ${action.state}; a rolled_back report fits an executed action`);
+        action.rollbackRequested = false;
+        await this.transition(action, { state: 'rolled_back', reason: `rolled back by ${report.executor}`, updatedAtMs: nowMs });
+        this.hooks.outcome(action, 'rolled_back');
+        return action;
+      case 'rollback_failed':
+        if (action.state !== 'executed') throw new ActionError('conflict', `action ${id} is ${action.state}; a rollback_failed report fits an executed action`);
+        action.rollbackRequested = false;
+        await this.transition(action, { state: 'executed', reason: `rollback failed: ${report.reason ?? report.message ?? 'unknown'}`, updatedAtMs: nowMs });
+        this.hooks.outcome(action, 'failed', report.reason);
+        return action;
+    }
   }
 
   private async transition(action: Action, change: Pick<Action, 'state' | 'reason' | 'updatedAtMs'>): Promise<void> {

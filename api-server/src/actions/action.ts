@@ -32,6 +32,23 @@ export interface Action {
   reason: string | null;
   /** who executes: the in-process executor, or an external one (the operator) reporting back */
   executor: 'internal' | 'external';
+  /** who approved: the engine's Tier-1 automation or a person through the API (operator.md §7.4) */
+  approvedBy: 'engine' | 'api' | null;
+  approvedAtMs: number | null;
+  /** the Tier-1 gate that keeps this action pending, if any */
+  blockedBy: string | null;
+  /** a rollback was asked for and the external executor has not reported it yet */
+  rollbackRequested: boolean;
+  /** what the executor reported; a report repeated with the same numbers is idempotent */
+  execution: ExecutionRecord | null;
+}
+
+export interface ExecutionRecord {
+  previousReplicas: number | null;
+  replicas: number | null;
+  executedAtMs: number;
+  dryRun: boolean;
+  executor: string;
 }
 
 export function isLive(action: Action): boolean {

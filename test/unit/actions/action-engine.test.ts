@@ -23,6 +23,7 @@ const autopilot: ActionEngineSettings = {
   pendingLimit: 256,
   terminalLimit: 256,
   creationCooldownMs: 300_000,
+  executorTimeoutMs: 600_000,
 };
 
 const openPolicy: DispatchPolicy = { isSuppressed: () => false, isQuiet: () => false };
@@ -181,6 +182,32 @@ describe('action engine (real LevelDB, real webhook receiver)', () => {
     expect(pending).to.have.length(256);
     expect(pending.some((a) => a.workload === 'shop/Deployment/w0')).to.equal(false);
     expect(outcomes.filter((o) => o.outcome === 'evicted')).to.have.length(1);
+  });
+  it('external executor: waits for the result report, idempotent repeats, rollback by request, timeout', async () => {
+    const e = engine({ ...autopilot, executor: 'external', executorTimeoutMs: 10_000 });
+    const step = stepOf(snapshotOf('shop/Deployment/cart'));
+    const [action] = await e.considerStep(step.snapshots, step.explain, 1000);
+    const id = action!.id;
+    await expectActionError(() => e.reportResult(id, { outcome: 'executed', previousReplicas: 3, replicas: 4, executor: 'operator' }, 1500), 'conflict');
+    await e.approve(id, 2000);
+    expect(e.get(id)).to.include({ approvedBy: 'api', state: 'approved' });
+    await e.runCycle(3000, () => 0.9);
+    expect(e.get(id)!.state).to.equal('approved'); // nobody in this process executes
+    expect(receiver.requests).to.have.length(0);
+    await e.reportResult(id, { outcome: 'executed', previousReplicas: 3, replicas: 4, executor: 'operator' }, 4000);
+    expect(e.get(id)!.execution).to.deep.include({ previousReplicas: 3, replicas: 4, executor: 'operator' });
+    await e.reportResult(id, { outcome: 'executed', previousReplicas: 3, replicas: 4, executor: 'operator' }, 4500);
+    await expectActionError(() => e.reportResult(id, { outcome: 'executed', previousReplicas: 3, replicas: 9, executor: 'operator' }, 4600), 'conflict');
+    await e.rollback(id, 5000);
+    expect(e.get(id)).to.include({ state: 'executed', rollbackRequested: true });
+    await e.reportResult(id, { outcome: 'rolled_back', executor: 'operator' }, 6000);
+    expect(e.get(id)).to.include({ state: 'rolled_back', rollbackRequested: false });
+
+    const other = stepOf(snapshotOf('shop/Deployment/other'));
+    const [late] = await e.considerStep(other.snapshots, other.explain, 7000);
+    await e.approve(late!.id, 7000);
+    await e.runCycle(7000 + 10_001, () => 0.9);
+    expect(e.get(late!.id)).to.include({ state: 'failed', reason: 'ExecutorTimeout' });
   });
 });
 

@@ -21,6 +21,11 @@ const action: Action = {
   previousReplicas: null,
   reason: null,
   executor: 'internal',
+  approvedBy: null,
+  approvedAtMs: null,
+  blockedBy: null,
+  rollbackRequested: false,
+  execution: null,
 };
 
 const open: GateSettings = {
