@@ -1,0 +1,32 @@
+# syntax=docker/dockerfile:1
+# Faultline image: both entry points (api-server and operator) in one image, run as uid 65532.
+#   docker build -t ghcr.io/faultline/faultline:0.1.0 .
+# Pod command: node dist/api-server/src/main.js | node dist/operator/src/main.js
+
+# --- build: install all dependencies, compile TypeScript, then drop dev dependencies ----------
+FROM node:20-bookworm-slim AS build
+WORKDIR /src
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY api-server/src api-server/src
+COPY operator/src operator/src
+RUN npx tsc -p tsconfig.build.json \
+ && npm prune --omit=dev --no-audit --no-fund \
+ && npm cache clean --force
+
+# --- runtime: glibc Node 20 (classic-level and snappy ship glibc prebuilds), no build tools ------
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build --chown=0:0 /src/package.json ./package.json
+COPY --from=build --chown=0:0 /src/node_modules ./node_modules
+COPY --from=build --chown=0:0 /src/dist ./dist
+COPY --chown=0:0 crds ./crds
+# Writable paths are volumes in the pod (data on a PVC, /tmp on an emptyDir): the root
+# filesystem stays read-only, and nothing in /app is owned by the runtime user.
+RUN mkdir -p /var/lib/faultline /etc/faultline && chown 65532:65532 /var/lib/faultline
+USER 65532:65532
+EXPOSE 8080 8081 8082 4317 8125/udp 9090
+VOLUME ["/var/lib/faultline"]
+CMD ["node", "dist/api-server/src/main.js"]

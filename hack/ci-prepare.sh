@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# CI preparation for the control-plane tests (called by .ci/run).
+#
+#   hack/ci-prepare.sh start   apt packages (openssl, curl), then the Go builds of kube-apiserver,
+#                              etcd and helm (plus kubectl when the machine has none) in the
+#                              background; returns at once. Run `npm ci` meanwhile.
+#   hack/ci-prepare.sh wait    waits for that build, prints its log tail and timings; non-zero
+#                              exit when it failed. Instant when everything is cached.
+#   hack/ci-prepare.sh         both, in sequence.
+# Cache: $FAULTLINE_CACHE (default ~/.cache/faultline); a second run builds nothing.
+set -euo pipefail
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=lib/common.sh
+. "$HERE/lib/common.sh"
+
+STATE="$FAULTLINE_CACHE/ci-build"
+mkdir -p "$STATE" "$BUILD_LOG_DIR"
+log() { printf '[ci-prepare %s] %s\n' "$(date -u +%H:%M:%S)" "$*"; }
+
+install_apt_packages() {
+  local missing=()
+  command -v openssl >/dev/null || missing+=(openssl)
+  command -v curl >/dev/null || missing+=(curl)
+  command -v flock >/dev/null || missing+=(util-linux)
+  command -v go >/dev/null || missing+=(golang-go)
+  if [ ${#missing[@]} -gt 0 ]; then
+    log "apt-get install ${missing[*]}"
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+  local gover
+  gover=$(go env GOVERSION 2>/dev/null || echo none)
+  case "$gover" in
+    go1.2[4-9]*|go1.[3-9]*) ;;
+    *) log "Go >= 1.24 is needed to build kube-apiserver $K8S_VERSION (found $gover)"; return 1 ;;
+  esac
+}
+
+start_build() {
+  local components=(kube-apiserver etcd helm)
+  command -v kubectl >/dev/null || components+=(kubectl)
+  if [ -x "$CP_BIN/kube-apiserver" ] && [ -x "$CP_BIN/etcd" ] && [ -x "$HELM_BIN/helm" ] &&
+     { command -v kubectl >/dev/null || [ -x "$CP_BIN/kubectl" ]; }; then
+    log "control-plane binaries cached in $FAULTLINE_CACHE"
+    echo 0 >"$STATE/rc"; : >"$STATE/build.log"; rm -f "$STATE/pid"
+    return
+  fi
+  rm -f "$STATE/rc"
+  log "building ${components[*]} in the background (log: $STATE/build.log)"
+  (
+    start=$(date +%s)
+    rc=0
+    "$HERE/build-control-plane.sh" "${components[@]}" >"$STATE/build.log" 2>&1 || rc=$?
+    echo "total $(( $(date +%s) - start )) s" >>"$STATE/build.log"
+    echo "$rc" >"$STATE/rc"
+  ) </dev/null >/dev/null 2>&1 &
+  echo $! >"$STATE/pid"
+}
+
+wait_build() {
+  local waited=0
+  if [ ! -f "$STATE/rc" ] && [ ! -f "$STATE/pid" ]; then
+    log "no background build was started; building now"
+    start_build
+  fi
+  while [ ! -f "$STATE/rc" ]; do
+    if [ -f "$STATE/pid" ] && ! kill -0 "$(cat "$STATE/pid")" 2>/dev/null && [ ! -f "$STATE/rc" ]; then
+      log "background build vanished without a result"; tail -n 40 "$STATE/build.log" || true; return 1
+    fi
+    sleep 2; waited=$((waited + 2))
+    [ $((waited % 60)) -eq 0 ] && log "still building ($waited s): $(grep -E '^\[build-control-plane' "$STATE/build.log" | tail -n 1)"
+  done
+  local rc
+  rc=$(cat "$STATE/rc")
+  grep -E '^\[build-control-plane|^total' "$STATE/build.log" || true
+  if [ "$rc" != 0 ]; then
+    log "control-plane build failed (exit $rc); last lines:"; tail -n 60 "$STATE/build.log"; return "$rc"
+  fi
+  log "control-plane binaries ready (waited $waited s): $CP_BIN, $HELM_BIN"
+}
+
+case "${1:-all}" in
+  start) install_apt_packages; start_build ;;
+  wait) wait_build ;;
+  all) install_apt_packages; start_build; wait_build ;;
+  *) echo "usage: $0 [start|wait]" >&2; exit 2 ;;
+esac
