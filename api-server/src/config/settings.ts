@@ -1,0 +1,64 @@
+/**
+ * The service's settings (runtime.md, Configuration) and their validation. One zod schema per
+ * source shape; the merged result is validated once more so an invalid value stops start-up with
+ * one line naming the setting, the value and what is allowed.
+ */
+import { z } from 'zod';
+
+export const port = z.coerce.number().int('must be an integer').min(0, 'must be 0..65535').max(65535, 'must be 0..65535');
+
+export const settingsSchema = z.object({
+  port,
+  otlpPort: port,
+  statsdPort: port,
+  grpcPort: port,
+  dashboardPort: port,
+  bindAddress: z.string().min(1, 'must not be empty'),
+  dataDir: z.string().min(1, 'must not be empty'),
+  apiKey: z.string().optional(),
+  production: z.boolean(),
+  edition: z.enum(['community', 'autopilot'], { message: 'must be community or autopilot' }),
+  ingestRps: z.coerce.number().positive('must be > 0').finite('must be finite'),
+  workloadWeights: z.unknown().optional(),
+  tickSeconds: z.coerce.number().positive('must be > 0').max(3600, 'must be at most 3600'),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'must be one of fatal, error, warn, info, debug, trace, silent' }),
+  configFile: z.string().optional(),
+  deployment: z.object({
+    executionMode: z.enum(['auto', 'shadow', 'suggest'], { message: 'must be auto, shadow or suggest' }),
+    autoActionConfidence: z.number().min(0, 'must be 0..1').max(1, 'must be 0..1'),
+    namespaceAllowlist: z.array(z.string().min(1)),
+    rateLimitPerHour: z.number().int('must be an integer').nonnegative('must be >= 0'),
+    kpiRetentionDays: z.number().positive('must be > 0').max(400, 'must be at most 400'),
+    actionExecutor: z.enum(['log', 'webhook', 'external'], { message: 'must be log, webhook or external' }),
+    actionWebhookUrl: z.url({ message: 'must be an http(s) URL' }).optional(),
+    executorTimeoutSeconds: z.number().positive('must be > 0'),
+    calibrationSteps: z.number().int('must be an integer').positive('must be > 0'),
+    simulationBaselineMinutes: z.number().nonnegative('must be >= 0').max(1440),
+    eventbus: z.unknown().optional(),
+    sinks: z.unknown().optional(),
+  }),
+});
+
+export type Settings = z.infer<typeof settingsSchema>;
+export type DeploymentSettings = Settings['deployment'];
+
+/** The YAML file (`--config` / `SVC_CONFIG`): the deployment names of the interface. */
+export const yamlSchema = z
+  .object({
+    execution_mode: z.string().optional(),
+    confidence_thresholds: z.object({ auto_action: z.number().optional() }).partial().optional(),
+    namespace_allowlist: z.array(z.string()).optional(),
+    rate_limit_per_hour: z.number().optional(),
+    storage: z.object({ retention: z.object({ kpis_days: z.number().optional() }).partial().optional() }).partial().optional(),
+    actions: z
+      .object({ executor: z.string().optional(), webhook_url: z.string().optional(), executor_timeout_seconds: z.number().optional() })
+      .partial()
+      .optional(),
+    baselines: z.object({ observation_window: z.number().optional() }).partial().optional(),
+    simulation: z.object({ baseline_minutes: z.number().optional() }).partial().optional(),
+    eventbus: z.unknown().optional(),
+    sinks: z.unknown().optional(),
+  })
+  .passthrough();
+
+export type YamlSettings = z.infer<typeof yamlSchema>;

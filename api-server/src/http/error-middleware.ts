@@ -1,0 +1,22 @@
+import type { Context, Next } from 'koa';
+import { HttpError } from './errors.js';
+
+export interface ErrorLogger {
+  error(fields: Record<string, unknown>, message: string): void;
+}
+
+/** Answers every thrown error as JSON (api.md §1.3); anything unexpected is a logged 500. */
+export function errorMiddleware(logger: ErrorLogger) {
+  return async (ctx: Context, next: Next): Promise<void> => {
+    try {
+      await next();
+    } catch (error) {
+      const http =
+        error instanceof HttpError ? error : new HttpError(500, 'internal', 'internal error');
+      if (!(error instanceof HttpError)) logger.error({ err: error, path: ctx.path, method: ctx.method }, 'unexpected error');
+      ctx.status = http.status;
+      for (const [name, value] of Object.entries(http.headers)) ctx.set(name, value);
+      ctx.body = http.body();
+    }
+  };
+}

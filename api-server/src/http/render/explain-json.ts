@@ -1,0 +1,116 @@
+/** Wire forms of the explain routes (api.md §6.9) from an explain record (analytics.md §8). */
+import type { ExplainRecord, Pipeline } from '../../analysis/contract.js';
+import { parseWorkloadKey } from '../../analysis/workload-key.js';
+
+const r3 = (x: number): number => Math.round(x * 1000) / 1000;
+const r4 = (x: number): number => Math.round(x * 10000) / 10000;
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+function workloadRef(key: string): { namespace: string; kind: string; name: string } {
+  return parseWorkloadKey(key) ?? { namespace: 'default', kind: 'host', name: key };
+}
+
+export function explainTraceJson(rec: ExplainRecord): Record<string, unknown> {
+  return {
+    rupture_id: rec.ruptureId,
+    workload: workloadRef(rec.workload),
+    fused_rupture_index: r3(rec.fusedR),
+    state: rec.state,
+    model_contributions: Object.fromEntries(
+      Object.entries(rec.modelContributions).map(([name, c]) => [name, { weight: r4(c.weight), prediction: r3(c.prediction) }]),
+    ),
+    top_factor: rec.topFactor,
+    signal_values: Object.fromEntries(Object.entries(rec.signalValues).map(([s, v]) => [s, r4(v)])),
+    primary_pipeline: rec.primaryPipeline,
+    confidence: r3(rec.confidence),
+    peak_fused_rupture_index: r3(rec.peakFusedR),
+    started_at: iso(rec.openedAtMs),
+    updated_at: iso(rec.updatedAtMs),
+    ended_at: rec.closedAtMs === null ? null : iso(rec.closedAtMs),
+    narrative: rec.narrative,
+  };
+}
+
+function presentSources(rec: ExplainRecord): Pipeline[] {
+  const list: Pipeline[] = [];
+  if (rec.sources.metricR !== null) list.push('metric');
+  if (rec.sources.logR !== null) list.push('log');
+  if (rec.sources.traceR !== null) list.push('trace');
+  return list;
+}
+
+function formulaText(rec: ExplainRecord): string {
+  const w = rec.fusionWeights;
+  const terms: string[] = [];
+  if (w.metric > 0) terms.push(`${w.metric}*metricR`);
+  if (w.log > 0) terms.push(`${w.log}*logR`);
+  if (w.trace > 0) terms.push(`${w.trace}*traceR`);
+  return terms.length === 0 ? 'FusedR = 0 (fewer than two sources: metricR plus logR or traceR)' : `FusedR = min(10, ${terms.join(' + ')})`;
+}
+
+export function explainFormulaJson(rec: ExplainRecord): Record<string, unknown> {
+  const s = rec.sources;
+  return {
+    rupture_id: rec.ruptureId,
+    workload: workloadRef(rec.workload),
+    timestamp: iso(rec.updatedAtMs),
+    formula: formulaText(rec),
+    primary_metric: s.primaryMetric,
+    alpha_burst: s.alphaBurst,
+    alpha_stable: s.alphaStable,
+    metric_r: s.metricR === null ? null : r3(s.metricR),
+    log_r: s.logR === null ? null : r3(s.logR),
+    trace_r: s.traceR === null ? null : r3(s.traceR),
+    trace_r_a: s.traceRA === null ? null : r3(s.traceRA),
+    fusion: {
+      sources: presentSources(rec),
+      weights: rec.fusionWeights,
+      fused_r_raw: r3(rec.fusedRBeforeCap),
+      fused_r: r3(rec.fusedR),
+      capped: rec.fusedRBeforeCap > 10,
+    },
+    health: {
+      weights: Object.fromEntries(Object.entries(rec.healthWeights).map(([k, v]) => [k, r4(v)])),
+      penalties: Object.fromEntries(Object.entries(rec.penalties).map(([k, v]) => [k, r4(v)])),
+      // rupture episodes open only on calibrated steps (analytics.md §6), so penalties are adaptive
+      adaptive: true,
+    },
+    ttf_seconds: rec.ttfSeconds,
+    confidence: r3(rec.confidence),
+  };
+}
+
+export function explainPipelineJson(rec: ExplainRecord): Record<string, unknown> {
+  const s = rec.sources;
+  const entry = (r: number | null, weight: number) => ({
+    r: r === null ? 0 : r3(r),
+    present: r !== null,
+    weight,
+    contribution: r === null ? 0 : r3(r * weight),
+  });
+  return {
+    rupture_id: rec.ruptureId,
+    workload: workloadRef(rec.workload),
+    timestamp: iso(rec.updatedAtMs),
+    primary_pipeline: rec.primaryPipeline,
+    metric_r: s.metricR === null ? 0 : r3(s.metricR),
+    log_r: s.logR === null ? 0 : r3(s.logR),
+    trace_r: s.traceR === null ? 0 : r3(s.traceR),
+    fused_r: r3(rec.fusedR),
+    pipelines: {
+      metric: entry(s.metricR, rec.fusionWeights.metric),
+      log: entry(s.logR, rec.fusionWeights.log),
+      trace: entry(s.traceR, rec.fusionWeights.trace),
+    },
+  };
+}
+
+export function explainNarrativeJson(rec: ExplainRecord): Record<string, unknown> {
+  return {
+    narrative: rec.narrative,
+    severity: rec.state,
+    primary_pipeline: rec.primaryPipeline,
+    top_factor: rec.topFactor,
+    ttf_seconds: Math.floor(rec.ttfSeconds),
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * From decoded batches to the analysis buffers: drops and counts samples outside the accepted time
+ * range (older than the 7-day raw retention or more than 5 min ahead, runtime.md "Time"), counts
+ * what was accepted per source, and bounds what is waiting: when more than `maxPendingRecords`
+ * records wait for the next drain, ingest is refused (429 / RESOURCE_EXHAUSTED) instead of growing
+ * memory. Draining hands everything to the analysis core in arrival order.
+ */
+import type { AnalysisCore } from '../analysis/contract.js';
+import type { DecodedBatch } from '../ingest/records.js';
+
+export const RAW_RETENTION_MS = 7 * 24 * 3_600_000;
+export const FUTURE_TOLERANCE_MS = 5 * 60_000;
+
+export interface IngestCounters {
+  accepted(source: 'metrics' | 'logs' | 'traces', n: number): void;
+  dropped(reason: 'too_old' | 'in_future' | 'invalid' | 'queue_full', n: number): void;
+}
+
+export class IngestPipeline {
+  private pending: DecodedBatch[] = [];
+  private pendingRecords = 0;
+  private drainScheduled = false;
+  readonly totals = { metrics: 0, logs: 0, traces: 0 };
+
+  constructor(
+    private readonly core: AnalysisCore,
+    private readonly counters: IngestCounters,
+    private readonly now: () => number,
+    private readonly maxPendingRecords = 1_000_000,
+  ) {}
+
+  get waiting(): number {
+    return this.pendingRecords;
+  }
+
+  /** false when the queue is full: nothing of the batch was taken, the caller answers 429. */
+  offer(batch: DecodedBatch): boolean {
+    const size = batch.metrics.length + batch.logs.length + batch.spans.length;
+    if (size > 0 && this.pendingRecords + size > this.maxPendingRecords) {
+      this.counters.dropped('queue_full', size);
+      return false;
+    }
+    if (batch.rejected > 0) this.counters.dropped('invalid', batch.rejected);
+    if (size === 0) return true;
+    this.pending.push(batch);
+    this.pendingRecords += size;
+    if (!this.drainScheduled) {
+      this.drainScheduled = true;
+      setImmediate(() => this.drain());
+    }
+    return true;
+  }
+
+  /** Hands every waiting record to the analysis core. */
+  drain(): void {
+    this.drainScheduled = false;
+    const batches = this.pending;
+    this.pending = [];
+    this.pendingRecords = 0;
+    const now = this.now();
+    const oldest = now - RAW_RETENTION_MS;
+    const newest = now + FUTURE_TOLERANCE_MS;
+    let tooOld = 0;
+    let future = 0;
+    for (const batch of batches) {
+      let metrics = 0;
+      for (const m of batch.metrics) {
+        if (m.timeMs < oldest) tooOld += 1;
+        else if (m.timeMs > newest) future += 1;
+        else {
+          this.core.observeMetric(m);
+          metrics += 1;
+        }
+      }
+      let logs = 0;
+      for (const l of batch.logs) {
+        if (l.timeMs < oldest) tooOld += 1;
+        else if (l.timeMs > newest) future += 1;
+        else {
+          this.core.observeLog(l);
+          logs += 1;
+        }
+      }
+      let spans = 0;
+      for (const s of batch.spans) {
+        if (s.startMs < oldest) tooOld += 1;
+        else if (s.startMs > newest) future += 1;
+        else {
+          this.core.observeSpan(s);
+          spans += 1;
+        }
+      }
+      this.count(metrics, logs, spans);
+    }
+    if (tooOld > 0) this.counters.dropped('too_old', tooOld);
+    if (future > 0) this.counters.dropped('in_future', future);
+  }
+
+  private count(metrics: number, logs: number, spans: number): void {
+    if (metrics > 0) {
+      this.totals.metrics += metrics;
+      this.counters.accepted('metrics', metrics);
+    }
+    if (logs > 0) {
+      this.totals.logs += logs;
+      this.counters.accepted('logs', logs);
+    }
+    if (spans > 0) {
+      this.totals.traces += spans;
+      this.counters.accepted('traces', spans);
+    }
+  }
+}
