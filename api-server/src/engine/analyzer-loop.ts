@@ -1,0 +1,134 @@
+/**
+ * The analyzer and action-engine cycle (every SVC_TICK_SECONDS): hand the waiting telemetry to the
+ * analysis, run the steps, write the tick's batch to LevelDB, publish band events, let the action
+ * engine recommend and execute, update self-metrics. Ticks never overlap; a tick that throws is
+ * logged and the next one runs.
+ */
+import type { AnalysisCore, StepOutput, WorkloadSnapshot } from '../analysis/contract.js';
+import type { ActionEngine } from '../actions/action-engine.js';
+import type { EventHub } from '../events/event-hub.js';
+import type { IngestPipeline } from '../pipeline/ingest-pipeline.js';
+import type { AnalysisStore, KpiPoint } from '../storage/analysis-store.js';
+import type { SelfMetrics } from '../telemetry/self-metrics.js';
+import { KpiRollup } from './kpi-rollup.js';
+
+export interface LoopLogger {
+  info(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
+}
+
+export interface AnalyzerLoopOptions {
+  tickMs: number;
+  /** exported analysis state is written every this many ticks (and at shutdown) */
+  stateEveryTicks: number;
+  now: () => number;
+}
+
+/** Something that wants every tick's output after it is stored (message bus, sinks). */
+export type StepListener = (output: StepOutput) => void;
+
+export class AnalyzerLoop {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private ticks = 0;
+  private readonly rollup = new KpiRollup();
+  private readonly dirtyState = new Set<string>();
+  private readonly listeners: StepListener[] = [];
+
+  constructor(
+    private readonly core: AnalysisCore,
+    private readonly pipeline: IngestPipeline,
+    private readonly store: AnalysisStore,
+    private readonly hub: EventHub,
+    private readonly actions: ActionEngine,
+    private readonly metrics: SelfMetrics,
+    private readonly logger: LoopLogger,
+    private readonly options: AnalyzerLoopOptions,
+  ) {}
+
+  onStep(listener: StepListener): void {
+    this.listeners.push(listener);
+  }
+
+  start(): void {
+    this.timer = setInterval(() => void this.tick(), this.options.tickMs);
+  }
+
+  /** Runs one tick now (or waits for the one in progress). */
+  tick(): Promise<void> {
+    if (this.running !== undefined) return this.running;
+    this.running = this.runTick().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  /** Stops the timer, finishes the tick in progress, runs a last one and writes every workload's state. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    if (this.running) await this.running;
+    await this.tick();
+    await this.flushState([...this.dirtyState]);
+  }
+
+  private async runTick(): Promise<void> {
+    const now = this.options.now();
+    try {
+      this.pipeline.drain();
+      this.metrics.queueSize(this.pipeline.waiting);
+      const output = this.core.step(now);
+      this.ticks += 1;
+      const stateDue = this.ticks % this.options.stateEveryTicks === 0;
+      const snapshots = output.snapshots.map((snapshot) => {
+        const known = this.dirtyState.has(snapshot.key);
+        this.dirtyState.add(snapshot.key);
+        // new workloads are written with their state at once; the rest every stateEveryTicks
+        return { snapshot, state: stateDue || !known ? this.core.exportWorkload(snapshot.key) : undefined };
+      });
+      const history = output.snapshots.flatMap((s) => this.rollup.add(s.key, kpiPoint(s)));
+      await this.store.writeTick({
+        snapshots,
+        history,
+        anomalies: output.anomalies,
+        ruptures: output.ruptures,
+        fingerprints: output.fingerprints,
+      });
+      if (stateDue) this.dirtyState.clear();
+      for (const band of output.bandEvents) this.hub.publish(band);
+      const ttf = new Map(output.ruptures.map((r) => [r.workload, r.ttfSeconds]));
+      for (const s of output.snapshots) this.metrics.snapshot(s, ttf.get(s.key));
+      const explain = new Map(output.ruptures.map((r) => [r.ruptureId, r]));
+      await this.actions.considerStep(output.snapshots, (id) => explain.get(id) ?? this.core.explain(id), now);
+      await this.actions.runCycle(now, (key) => this.core.snapshot(key)?.confidence ?? 0);
+      for (const listener of this.listeners) listener(output);
+    } catch (error) {
+      this.logger.error({ err: error }, 'analyzer tick failed');
+    }
+  }
+
+  private async flushState(keys: string[]): Promise<void> {
+    const snapshots = keys
+      .map((key) => ({ snapshot: this.core.snapshot(key), state: this.core.exportWorkload(key) }))
+      .filter((s): s is { snapshot: WorkloadSnapshot; state: unknown } => s.snapshot !== undefined);
+    await this.store.writeTick({ snapshots, history: [], anomalies: [], ruptures: [], fingerprints: [] });
+  }
+}
+
+function kpiPoint(s: WorkloadSnapshot): KpiPoint {
+  const v = s.signals;
+  return {
+    t: s.timeMs,
+    fused_r: s.fusedR,
+    health: v.health_score.value,
+    stress: v.stress.value,
+    fatigue: v.fatigue.value,
+    mood: v.mood.value,
+    pressure: v.pressure.value,
+    humidity: v.humidity.value,
+    contagion: v.contagion.value,
+    resilience: v.resilience.value,
+    entropy: v.entropy.value,
+    velocity: v.velocity.value,
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * Rollups of the KPI history (analytics.md §11): raw points per step, 1-minute means of raw points,
+ * 5-minute means of minutes, 1-hour means of 5-minute values; floor-aligned; a rollup is emitted
+ * once, when a point of a later bucket arrives.
+ */
+import type { HistoryTier, KpiPoint } from '../storage/analysis-store.js';
+
+const TIERS: [HistoryTier, number][] = [
+  ['1m', 60_000],
+  ['5m', 300_000],
+  ['1h', 3_600_000],
+];
+
+interface Accumulator {
+  bucket: number;
+  count: number;
+  sum: KpiPoint;
+}
+
+const FIELDS: (keyof KpiPoint)[] = ['fused_r', 'health', 'stress', 'fatigue', 'mood', 'pressure', 'humidity', 'contagion', 'resilience', 'entropy', 'velocity'];
+
+export class KpiRollup {
+  private readonly acc = new Map<string, Accumulator>();
+
+  /** Returns the points to store for `point` of workload `key`: the raw one and any finished rollups. */
+  add(key: string, point: KpiPoint): { tier: HistoryTier; key: string; point: KpiPoint }[] {
+    const out: { tier: HistoryTier; key: string; point: KpiPoint }[] = [{ tier: 'raw', key, point }];
+    let carry: KpiPoint | undefined = point;
+    for (const [tier, width] of TIERS) {
+      if (carry === undefined) break;
+      carry = this.accumulate(`${tier}|${key}`, width, carry);
+      if (carry !== undefined) out.push({ tier, key, point: carry });
+    }
+    return out;
+  }
+
+  /** Feeds `p` into the accumulator; returns the finished mean of the previous bucket, if any. */
+  private accumulate(id: string, width: number, p: KpiPoint): KpiPoint | undefined {
+    const bucket = Math.floor(p.t / width);
+    const a = this.acc.get(id);
+    if (a === undefined) {
+      this.acc.set(id, { bucket, count: 1, sum: { ...p, t: bucket * width } });
+      return undefined;
+    }
+    if (bucket === a.bucket) {
+      for (const f of FIELDS) a.sum[f] += p[f];
+      a.count += 1;
+      return undefined;
+    }
+    if (bucket < a.bucket) return undefined; // late point of a finished bucket: never re-averaged
+    const mean = { ...a.sum };
+    for (const f of FIELDS) mean[f] = a.sum[f] / a.count;
+    mean.t = a.bucket * width;
+    this.acc.set(id, { bucket, count: 1, sum: { ...p, t: bucket * width } });
+    return mean;
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * LevelDB persistence of the analysis (analytics.md §11, runtime.md "Durability"): one batch per
+ * tick holding the latest snapshot and exported state of every workload that stepped, the KPI
+ * history points, anomalies, explain records and fingerprints. Startup reads it all back.
+ *
+ * Sublevels: `snap` (key → snapshot), `state` (key → exported analysis state), `hist`
+ * (`tier!key!time` → KPI point), `anom` (`time!id` → anomaly), `rupt` (id → explain record),
+ * `fp` (id → fingerprint).
+ */
+import type { ClassicLevel } from 'classic-level';
+import type { AnomalyEvent, ExplainRecord, Fingerprint, WorkloadSnapshot } from '../analysis/contract.js';
+
+export interface KpiPoint {
+  t: number;
+  fused_r: number;
+  health: number;
+  stress: number;
+  fatigue: number;
+  mood: number;
+  pressure: number;
+  humidity: number;
+  contagion: number;
+  resilience: number;
+  entropy: number;
+  velocity: number;
+}
+
+export type HistoryTier = 'raw' | '1m' | '5m' | '1h';
+
+export interface TickWrite {
+  /** `state` undefined: only the snapshot is written, the state stored earlier stays */
+  snapshots: { snapshot: WorkloadSnapshot; state: unknown }[];
+  history: { tier: HistoryTier; key: string; point: KpiPoint }[];
+  anomalies: AnomalyEvent[];
+  ruptures: ExplainRecord[];
+  fingerprints: Fingerprint[];
+}
+
+const pad = (t: number): string => Math.max(0, Math.floor(t)).toString().padStart(15, '0');
+
+export class AnalysisStore {
+  private readonly snap;
+  private readonly state;
+  private readonly hist;
+  private readonly anom;
+  private readonly rupt;
+  private readonly fp;
+
+  constructor(private readonly db: ClassicLevel<string, string>) {
+    this.snap = db.sublevel<string, WorkloadSnapshot>('snap', { valueEncoding: 'json' });
+    this.state = db.sublevel<string, unknown>('state', { valueEncoding: 'json' });
+    this.hist = db.sublevel<string, KpiPoint>('hist', { valueEncoding: 'json' });
+    this.anom = db.sublevel<string, AnomalyEvent>('anom', { valueEncoding: 'json' });
+    this.rupt = db.sublevel<string, ExplainRecord>('rupt', { valueEncoding: 'json' });
+    this.fp = db.sublevel<string, Fingerprint>('fp', { valueEncoding: 'json' });
+  }
+
+  async writeTick(w: TickWrite): Promise<void> {
+    if (w.snapshots.length + w.history.length + w.anomalies.length + w.ruptures.length + w.fingerprints.length === 0) return;
+    const batch = this.db.batch();
+    for (const { snapshot, state } of w.snapshots) {
+      batch.put(snapshot.key, snapshot, { sublevel: this.snap });
+      if (state !== undefined) batch.put(snapshot.key, state, { sublevel: this.state });
+    }
+    for (const h of w.history) batch.put(`${h.tier}!${h.key}!${pad(h.point.t)}`, h.point, { sublevel: this.hist });
+    for (const a of w.anomalies) batch.put(`${pad(a.timeMs)}!${a.id}`, a, { sublevel: this.anom });
+    for (const r of w.ruptures) batch.put(r.ruptureId, r, { sublevel: this.rupt });
+    for (const f of w.fingerprints) batch.put(f.id, f, { sublevel: this.fp });
+    await batch.write();
+  }
+
+  async loadWorkloads(): Promise<{ snapshot: WorkloadSnapshot; state: unknown }[]> {
+    const out: { snapshot: WorkloadSnapshot; state: unknown }[] = [];
+    for await (const [key, snapshot] of this.snap.iterator()) {
+      out.push({ snapshot, state: await this.state.get(key) });
+    }
+    return out;
+  }
+
+  /** Newest first, at most `limit`, not older than `sinceMs`. */
+  async anomalies(sinceMs: number, limit: number, filter?: (a: AnomalyEvent) => boolean): Promise<AnomalyEvent[]> {
+    const out: AnomalyEvent[] = [];
+    for await (const a of this.anom.values({ gte: pad(sinceMs), reverse: true })) {
+      if (filter !== undefined && !filter(a)) continue;
+      out.push(a);
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+
+  async rupture(id: string): Promise<ExplainRecord | undefined> {
+    return this.rupt.get(id);
+  }
+
+  async ruptures(): Promise<ExplainRecord[]> {
+    return this.rupt.values().all();
+  }
+
+  async fingerprints(): Promise<Fingerprint[]> {
+    return this.fp.values().all();
+  }
+
+  async history(tier: HistoryTier, key: string, fromMs: number, toMs: number): Promise<KpiPoint[]> {
+    return this.hist.values({ gte: `${tier}!${key}!${pad(fromMs)}`, lte: `${tier}!${key}!${pad(toMs)}` }).all();
+  }
+
+  /** Deletes history of `tier` older than `beforeMs`, anomalies and explain records past retention. */
+  async expire(tier: HistoryTier, beforeMs: number): Promise<number> {
+    let n = 0;
+    const batch = this.db.batch();
+    for await (const key of this.hist.keys({ gte: `${tier}!`, lt: `${tier}!\xff` })) {
+      const t = Number(key.slice(key.lastIndexOf('!') + 1));
+      if (t < beforeMs) {
+        batch.del(key, { sublevel: this.hist });
+        n += 1;
+      }
+    }
+    await batch.write();
+    return n;
+  }
+
+  async expireAnomalies(beforeMs: number): Promise<void> {
+    await this.anom.clear({ lt: pad(beforeMs) });
+  }
+
+  async expireRuptures(beforeMs: number): Promise<void> {
+    const batch = this.db.batch();
+    for await (const [id, r] of this.rupt.iterator()) if (r.updatedAtMs < beforeMs) batch.del(id, { sublevel: this.rupt });
+    await batch.write();
+  }
+}
