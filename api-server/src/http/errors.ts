@@ -32,7 +32,7 @@ export const editionRequired = (message: string): HttpError =>
   new HttpError(402, 'edition_required', message, undefined, { upgrade: 'restart the service with SVC_EDITION=autopilot' });
 export const notFound = (message = 'not found'): HttpError => new HttpError(404, 'not_found', message);
 export const methodNotAllowed = (allow: string): HttpError =>
-  new HttpError(405, 'method_not_allowed', 'method not allowed', undefined, {}, { Allow: allow });
+  new HttpError(405, 'method_not_allowed', 'method not allowed', undefined, {}, allow === '' ? {} : { Allow: allow });
 export const conflict = (message: string): HttpError => new HttpError(409, 'conflict', message);
 export const payloadTooLarge = (limit: number): HttpError =>
   new HttpError(413, 'payload_too_large', `request body larger than the limit of ${limit} bytes`, undefined, {}, { Connection: 'close' });

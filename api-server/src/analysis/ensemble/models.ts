@@ -1,0 +1,186 @@
+/**
+ * The five streaming forecasters of analytics.md §5.2. Each sees one point per analysis step
+ * (x in seconds, y the value) and predicts y `h` steps (15 s each) ahead. Non-finite input is
+ * ignored by the owner (SeriesEnsemble) before it reaches a model.
+ */
+import { SlidingRegression } from '../regression/sliding-regression.js';
+import { SortedWindow } from './sorted-window.js';
+
+export const STEP_SECONDS = 15;
+
+/** ca_ilr: the stable-window regression line (240 points), usable after 3 points. */
+export class CaIlrModel {
+  readonly line = new SlidingRegression(240);
+  private x = 0;
+  update(y: number, x: number): void {
+    this.x = x;
+    this.line.push(x, y);
+  }
+  get usable(): boolean {
+    return this.line.count >= 3;
+  }
+  predict(h: number): number {
+    return this.line.predict(this.x + STEP_SECONDS * h);
+  }
+  /** slope per step */
+  slopePerStep(): number {
+    return this.line.slope() * STEP_SECONDS;
+  }
+}
+
+/** arima: ARI(3,1) with Yule-Walker (Levinson-Durbin) over the last 64 differences. */
+export class AriModel {
+  private readonly diffs = new Float64Array(64);
+  private dHead = 0;
+  private dCount = 0;
+  private last = NaN;
+  private sinceFit = 0;
+  phi: [number, number, number] = [0, 0, 0];
+
+  update(y: number): void {
+    if (!Number.isNaN(this.last)) {
+      this.diffs[(this.dHead + this.dCount) % 64] = y - this.last;
+      if (this.dCount < 64) this.dCount += 1;
+      else this.dHead = (this.dHead + 1) % 64;
+      this.sinceFit += 1;
+      if (this.dCount >= 8 && (this.sinceFit >= 10 || this.dCount === 8)) {
+        this.fit();
+        this.sinceFit = 0;
+      }
+    }
+    this.last = y;
+  }
+  get usable(): boolean {
+    return this.dCount >= 10;
+  }
+  private diff(k: number): number {
+    return this.diffs[(this.dHead + k) % 64] as number;
+  }
+  private fit(): void {
+    const n = this.dCount;
+    const r = [0, 0, 0, 0];
+    for (let lag = 0; lag <= 3; lag += 1) {
+      let s = 0;
+      for (let i = lag; i < n; i += 1) s += this.diff(i) * this.diff(i - lag);
+      r[lag] = s / n;
+    }
+    if (Math.abs(r[0]!) < 1e-12) return;
+    const rho = r.map((v) => v / r[0]!);
+    const phi = levinsonDurbin(rho, 3);
+    if (phi !== undefined && phi.reduce((a, b) => a + Math.abs(b), 0) < 1) this.phi = [phi[0]!, phi[1]!, phi[2]!];
+  }
+  predict(h: number): number {
+    const steps = Math.min(Math.max(1, h), 20);
+    const recent = [this.dCount > 0 ? this.diff(this.dCount - 1) : 0, this.dCount > 1 ? this.diff(this.dCount - 2) : 0, this.dCount > 2 ? this.diff(this.dCount - 3) : 0];
+    let y = this.last;
+    for (let s = 0; s < steps; s += 1) {
+      const d = this.phi[0] * recent[0]! + this.phi[1] * recent[1]! + this.phi[2] * recent[2]!;
+      y += d;
+      recent[2] = recent[1]!;
+      recent[1] = recent[0]!;
+      recent[0] = d;
+    }
+    return y;
+  }
+}
+
+/** Levinson-Durbin recursion on autocorrelations rho[0..p] (rho[0] = 1); undefined when unstable. */
+export function levinsonDurbin(rho: number[], p: number): number[] | undefined {
+  let phi: number[] = [];
+  let err = rho[0]!;
+  for (let k = 1; k <= p; k += 1) {
+    let acc = rho[k]!;
+    for (let j = 1; j < k; j += 1) acc -= phi[j - 1]! * rho[k - j]!;
+    if (Math.abs(err) < 1e-12) return undefined;
+    const kappa = acc / err;
+    const next = phi.slice();
+    for (let j = 1; j < k; j += 1) next[j - 1] = phi[j - 1]! - kappa * phi[k - j - 1]!;
+    next.push(kappa);
+    phi = next;
+    err *= 1 - kappa * kappa;
+  }
+  return phi.every(Number.isFinite) ? phi : undefined;
+}
+
+/** holt_winters: damped additive, alpha 0.3, beta 0.05, gamma 0.2, phi 0.98, season 240. */
+export class HoltWintersModel {
+  static readonly PERIOD = 240;
+  private readonly season = new Float64Array(HoltWintersModel.PERIOD);
+  private n = 0;
+  private level = 0;
+  private trend = 0;
+  private last = 0;
+  private bufferSum = 0;
+
+  update(y: number): void {
+    const p = HoltWintersModel.PERIOD;
+    this.n += 1;
+    this.last = y;
+    if (this.n <= p) {
+      this.season[this.n - 1] = y;
+      this.bufferSum += y;
+      if (this.n === p) {
+        this.level = this.bufferSum / p;
+        this.trend = 0;
+        for (let i = 0; i < p; i += 1) this.season[i] = (this.season[i] as number) - this.level;
+      }
+      return;
+    }
+    const i = (this.n - 1) % p;
+    const s = this.season[i] as number;
+    const levelNew = 0.3 * (y - s) + 0.7 * (this.level + 0.98 * this.trend);
+    this.trend = 0.05 * (levelNew - this.level) + 0.95 * 0.98 * this.trend;
+    this.season[i] = 0.2 * (y - levelNew) + 0.8 * s;
+    this.level = levelNew;
+  }
+  get usable(): boolean {
+    return this.n > HoltWintersModel.PERIOD;
+  }
+  predict(h: number): number {
+    if (!this.usable) return this.last;
+    const phi = 0.98;
+    const damp = (phi * (1 - phi ** h)) / (1 - phi);
+    return this.level + this.trend * damp + (this.season[(this.n + h - 1) % HoltWintersModel.PERIOD] as number);
+  }
+  toJSON(): { n: number; level: number; trend: number; last: number; bufferSum: number; season: number[] } {
+    return { n: this.n, level: this.level, trend: this.trend, last: this.last, bufferSum: this.bufferSum, season: Array.from(this.season) };
+  }
+  static fromJSON(s: { n: number; level: number; trend: number; last: number; bufferSum: number; season: number[] }): HoltWintersModel {
+    const m = new HoltWintersModel();
+    m.n = s.n;
+    m.level = s.level;
+    m.trend = s.trend;
+    m.last = s.last;
+    m.bufferSum = s.bufferSum;
+    m.season.set(s.season.slice(0, HoltWintersModel.PERIOD));
+    return m;
+  }
+}
+
+/** mad: the median of the last 300 values, flat; usable after 10 values. */
+export class MedianModel {
+  readonly window = new SortedWindow(300);
+  update(y: number): void {
+    this.window.push(y);
+  }
+  get usable(): boolean {
+    return this.window.count >= 10;
+  }
+  predict(): number {
+    return this.window.median();
+  }
+}
+
+/** ewma: level <- 0.1 y + 0.9 level (first value starts it), flat. */
+export class EwmaModel {
+  level = NaN;
+  update(y: number): void {
+    this.level = Number.isNaN(this.level) ? y : 0.1 * y + 0.9 * this.level;
+  }
+  get usable(): boolean {
+    return !Number.isNaN(this.level);
+  }
+  predict(): number {
+    return this.level;
+  }
+}

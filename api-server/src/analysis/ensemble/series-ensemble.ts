@@ -1,0 +1,247 @@
+/**
+ * The ensemble of one series (analytics.md §5.3-5.5): the five models predict the next point; their
+ * one-step errors fill a ring of 240 (one hour); after every 4th point (60 s of sample time) the
+ * weights are set from the normalised inverse mean absolute errors with a floor of 0.05.
+ * Confidence = 1 / (1 + mean MSE over the five models), a model without errors counting as 1.
+ *
+ * Persistence replays the last 300 points (`toJSON`/`fromJSON`), which rebuilds every window
+ * exactly; only Holt-Winters' longer memory is approximated. Non-finite input is ignored.
+ */
+import { AriModel, CaIlrModel, EwmaModel, HoltWintersModel, MedianModel } from './models.js';
+
+export const MODEL_NAMES = ['ca_ilr', 'arima', 'holt_winters', 'mad', 'ewma'] as const;
+export type ModelName = (typeof MODEL_NAMES)[number];
+
+const ERROR_RING = 240;
+const SIGMA_WINDOW = 200;
+const REPLAY_POINTS = 300;
+const WEIGHT_FLOOR = 0.05;
+const OFFSETS = [1, 5, 10, 30, 60, 120, 360];
+
+export interface ForecastOutput {
+  current: number;
+  trend: 'rising' | 'falling' | 'stable';
+  warmingUp: boolean;
+  confidence: number;
+  models: { name: string; weight: number; mean: number }[];
+  points: { offsetMinutes: number; mean: number; lower80: number; upper80: number; lower95: number; upper95: number }[];
+}
+
+export interface EnsembleState {
+  points: [number, number][];
+}
+
+class ErrorRing {
+  readonly residuals = new Float64Array(ERROR_RING);
+  head = 0;
+  count = 0;
+  push(e: number): void {
+    this.residuals[(this.head + this.count) % ERROR_RING] = e;
+    if (this.count < ERROR_RING) this.count += 1;
+    else this.head = (this.head + 1) % ERROR_RING;
+  }
+  at(k: number): number {
+    return this.residuals[(this.head + k) % ERROR_RING] as number;
+  }
+  mae(): number {
+    let s = 0;
+    for (let k = 0; k < this.count; k += 1) s += Math.abs(this.at(k));
+    return s / this.count;
+  }
+  mse(): number {
+    let s = 0;
+    for (let k = 0; k < this.count; k += 1) s += this.at(k) ** 2;
+    return s / this.count;
+  }
+  /** population standard deviation of the last 200 residuals */
+  sigma(): number {
+    const n = Math.min(SIGMA_WINDOW, this.count);
+    if (n < 2) return 0;
+    let mean = 0;
+    for (let k = this.count - n; k < this.count; k += 1) mean += this.at(k);
+    mean /= n;
+    let v = 0;
+    for (let k = this.count - n; k < this.count; k += 1) v += (this.at(k) - mean) ** 2;
+    return Math.sqrt(v / n);
+  }
+}
+
+export class SeriesEnsemble {
+  private readonly caIlr = new CaIlrModel();
+  private readonly arima = new AriModel();
+  private readonly hw = new HoltWintersModel();
+  private readonly mad = new MedianModel();
+  private readonly ewma = new EwmaModel();
+  private readonly errors: Record<ModelName, ErrorRing> = {
+    ca_ilr: new ErrorRing(),
+    arima: new ErrorRing(),
+    holt_winters: new ErrorRing(),
+    mad: new ErrorRing(),
+    ewma: new ErrorRing(),
+  };
+  private w: Record<ModelName, number> = { ca_ilr: 1, arima: 0, holt_winters: 0, mad: 0, ewma: 0 };
+  private points = 0;
+  private readonly recentX = new Float64Array(REPLAY_POINTS);
+  private readonly recentY = new Float64Array(REPLAY_POINTS);
+  private lastY = 0;
+
+  private usable(m: ModelName): boolean {
+    switch (m) {
+      case 'ca_ilr':
+        return this.caIlr.usable;
+      case 'arima':
+        return this.arima.usable;
+      case 'holt_winters':
+        return this.hw.usable;
+      case 'mad':
+        return this.mad.usable;
+      case 'ewma':
+        return this.ewma.usable;
+    }
+  }
+
+  private modelPredict(m: ModelName, h: number): number {
+    switch (m) {
+      case 'ca_ilr':
+        return this.caIlr.predict(h);
+      case 'arima':
+        return this.arima.predict(h);
+      case 'holt_winters':
+        return this.hw.predict(h);
+      case 'mad':
+        return this.mad.predict();
+      case 'ewma':
+        return this.ewma.predict();
+    }
+  }
+
+  /** Returns the one-step ensemble prediction made before seeing `y` (null if none), then learns `y`. */
+  observe(y: number, xSeconds: number): number | null {
+    if (!Number.isFinite(y) || !Number.isFinite(xSeconds)) return null;
+    let prediction: number | null = null;
+    if (this.points > 0) {
+      prediction = this.predict(1);
+      for (const m of MODEL_NAMES) if (this.usable(m)) this.errors[m].push(y - this.modelPredict(m, 1));
+    }
+    this.caIlr.update(y, xSeconds);
+    this.arima.update(y);
+    this.hw.update(y);
+    this.mad.update(y);
+    this.ewma.update(y);
+    const slot = this.points % REPLAY_POINTS;
+    this.recentX[slot] = xSeconds;
+    this.recentY[slot] = y;
+    this.lastY = y;
+    this.points += 1;
+    if (this.points % 4 === 0) this.reweigh();
+    return prediction;
+  }
+
+  private reweigh(): void {
+    const inv: Partial<Record<ModelName, number>> = {};
+    let total = 0;
+    for (const m of MODEL_NAMES) {
+      if (this.errors[m].count < 5) continue;
+      const v = 1 / Math.max(this.errors[m].mae(), 1e-9);
+      inv[m] = v;
+      total += v;
+    }
+    if (total === 0) {
+      this.w = { ca_ilr: 1, arima: 0, holt_winters: 0, mad: 0, ewma: 0 };
+      return;
+    }
+    const w: Record<ModelName, number> = { ca_ilr: 0, arima: 0, holt_winters: 0, mad: 0, ewma: 0 };
+    let sum = 0;
+    for (const m of MODEL_NAMES) {
+      const v = inv[m];
+      if (v === undefined) continue;
+      w[m] = Math.max(v / total, WEIGHT_FLOOR);
+      sum += w[m];
+    }
+    for (const m of MODEL_NAMES) w[m] /= sum;
+    this.w = w;
+  }
+
+  weights(): Record<ModelName, number> {
+    return { ...this.w };
+  }
+
+  modelPredictions(steps: number): Record<ModelName, number | null> {
+    const out = {} as Record<ModelName, number | null>;
+    for (const m of MODEL_NAMES) out[m] = this.usable(m) ? this.modelPredict(m, steps) : null;
+    return out;
+  }
+
+  /** Weighted prediction `steps` ahead over the usable models (weights renormalised over them). */
+  predict(steps: number): number {
+    let s = 0;
+    let wsum = 0;
+    for (const m of MODEL_NAMES) {
+      if (!this.usable(m) || this.w[m] === 0) continue;
+      s += this.w[m] * this.modelPredict(m, steps);
+      wsum += this.w[m];
+    }
+    if (wsum === 0) return this.usable('ewma') ? this.ewma.predict() : this.lastY;
+    const p = s / wsum;
+    return Number.isFinite(p) ? p : this.lastY;
+  }
+
+  confidence(): number {
+    let total = 0;
+    for (const m of MODEL_NAMES) total += this.errors[m].count === 0 ? 1 : this.errors[m].mse();
+    const c = 1 / (1 + total / MODEL_NAMES.length);
+    return Number.isFinite(c) ? c : 0;
+  }
+
+  forecast(horizonMinutes: number): ForecastOutput {
+    const offsets = [...OFFSETS.filter((o) => o < horizonMinutes), horizonMinutes];
+    const points = offsets.map((offsetMinutes) => {
+      const steps = offsetMinutes * 4;
+      const mean = this.predict(steps);
+      let pooled = 0;
+      for (const m of MODEL_NAMES) {
+        const sigma = this.errors[m].sigma() * Math.sqrt(steps / 4 + 1);
+        pooled += this.w[m] * sigma * sigma;
+      }
+      const sigma = Math.sqrt(pooled);
+      return {
+        offsetMinutes,
+        mean,
+        lower80: mean - 1.2816 * sigma,
+        upper80: mean + 1.2816 * sigma,
+        lower95: mean - 1.96 * sigma,
+        upper95: mean + 1.96 * sigma,
+      };
+    });
+    const slope = this.caIlr.slopePerStep();
+    return {
+      current: this.lastY,
+      trend: slope > 0.001 ? 'rising' : slope < -0.001 ? 'falling' : 'stable',
+      warmingUp: !this.hw.usable,
+      confidence: this.confidence(),
+      models: MODEL_NAMES.map((name) => ({ name, weight: this.w[name], mean: this.usable(name) ? this.modelPredict(name, horizonMinutes * 4) : this.lastY })),
+      points,
+    };
+  }
+
+  toJSON(): EnsembleState {
+    const n = Math.min(this.points, REPLAY_POINTS);
+    const points: [number, number][] = [];
+    for (let k = this.points - n; k < this.points; k += 1) points.push([this.recentX[k % REPLAY_POINTS] as number, this.recentY[k % REPLAY_POINTS] as number]);
+    return { points };
+  }
+
+  static fromJSON(state: unknown): SeriesEnsemble {
+    const e = new SeriesEnsemble();
+    for (const [x, y] of replayPoints(state)) e.observe(y, x);
+    return e;
+  }
+}
+
+/** Validates a persisted `{points: [[x, y], ...]}`; anything else restores nothing. */
+export function replayPoints(state: unknown): [number, number][] {
+  if (typeof state !== 'object' || state === null || !Array.isArray((state as { points?: unknown }).points)) return [];
+  return ((state as { points: unknown[] }).points).filter(
+    (p): p is [number, number] => Array.isArray(p) && p.length === 2 && Number.isFinite(p[0]) && Number.isFinite(p[1]),
+  );
+}

@@ -1,0 +1,2 @@
+export { SlidingRegression, metricRatio } from './sliding-regression.js';
+export type { RegressionState } from './sliding-regression.js';

@@ -1,0 +1,159 @@
+/**
+ * Exact sliding ordinary least squares over the last W points (analytics.md §2.1), in the
+ * co-moment form: O(1) per add and per eviction, with an exact recomputation from the stored
+ * points every 1000 updates to bound floating-point drift. Points live in two Float64Array rings.
+ *
+ * Non-finite x or y is ignored (state unchanged).
+ */
+
+export interface RegressionState {
+  capacity: number;
+  xs: number[];
+  ys: number[];
+}
+
+const RECOMPUTE_EVERY = 1000;
+
+export class SlidingRegression {
+  private readonly xs: Float64Array;
+  private readonly ys: Float64Array;
+  private head = 0; // index of the oldest point
+  private n = 0;
+  private mx = 0;
+  private my = 0;
+  private vx = 0;
+  private cxy = 0;
+  private updates = 0;
+
+  constructor(readonly capacity: number) {
+    if (!Number.isInteger(capacity) || capacity < 2) throw new Error('capacity must be an integer >= 2');
+    this.xs = new Float64Array(capacity);
+    this.ys = new Float64Array(capacity);
+  }
+
+  get count(): number {
+    return this.n;
+  }
+
+  get full(): boolean {
+    return this.n === this.capacity;
+  }
+
+  push(x: number, y: number): void {
+    if (!Number.isFinite(x) || !Number.isFinite(y)) return;
+    if (this.n === this.capacity) this.removeOldest();
+    const i = (this.head + this.n) % this.capacity;
+    this.xs[i] = x;
+    this.ys[i] = y;
+    this.n += 1;
+    const dx = x - this.mx;
+    this.mx += dx / this.n;
+    this.my += (y - this.my) / this.n;
+    this.cxy += dx * (y - this.my);
+    this.vx += dx * (x - this.mx);
+    this.updates += 1;
+    if (this.updates % RECOMPUTE_EVERY === 0) this.recompute();
+  }
+
+  slope(): number {
+    return this.n >= 2 && this.vx > 0 ? this.cxy / this.vx : 0;
+  }
+
+  intercept(): number {
+    return this.my - this.slope() * this.mx;
+  }
+
+  predict(x: number): number {
+    return this.slope() * x + this.intercept();
+  }
+
+  firstX(): number {
+    return this.n === 0 ? 0 : (this.xs[this.head] as number);
+  }
+
+  lastX(): number {
+    return this.n === 0 ? 0 : (this.xs[(this.head + this.n - 1) % this.capacity] as number);
+  }
+
+  lastY(): number {
+    return this.n === 0 ? 0 : (this.ys[(this.head + this.n - 1) % this.capacity] as number);
+  }
+
+  meanY(): number {
+    return this.my;
+  }
+
+  toJSON(): RegressionState {
+    const xs: number[] = [];
+    const ys: number[] = [];
+    for (let k = 0; k < this.n; k += 1) {
+      const i = (this.head + k) % this.capacity;
+      xs.push(this.xs[i] as number);
+      ys.push(this.ys[i] as number);
+    }
+    return { capacity: this.capacity, xs, ys };
+  }
+
+  static fromJSON(state: RegressionState): SlidingRegression {
+    const r = new SlidingRegression(state.capacity);
+    const n = Math.min(state.xs.length, state.ys.length);
+    for (let k = 0; k < n; k += 1) r.push(state.xs[k] as number, state.ys[k] as number);
+    return r;
+  }
+
+  private removeOldest(): void {
+    const x = this.xs[this.head] as number;
+    const y = this.ys[this.head] as number;
+    this.head = (this.head + 1) % this.capacity;
+    if (this.n === 1) {
+      this.n = 0;
+      this.mx = this.my = this.vx = this.cxy = 0;
+      return;
+    }
+    const mxNew = this.mx - (x - this.mx) / (this.n - 1);
+    const myNew = this.my - (y - this.my) / (this.n - 1);
+    this.cxy -= (x - mxNew) * (y - this.my);
+    this.vx -= (x - mxNew) * (x - this.mx);
+    this.mx = mxNew;
+    this.my = myNew;
+    this.n -= 1;
+    if (this.vx < 0) this.vx = 0;
+  }
+
+  /** Exact two-pass recomputation of the means and co-moments from the stored points. */
+  private recompute(): void {
+    let sx = 0;
+    let sy = 0;
+    for (let k = 0; k < this.n; k += 1) {
+      const i = (this.head + k) % this.capacity;
+      sx += this.xs[i] as number;
+      sy += this.ys[i] as number;
+    }
+    this.mx = sx / this.n;
+    this.my = sy / this.n;
+    let vx = 0;
+    let cxy = 0;
+    for (let k = 0; k < this.n; k += 1) {
+      const i = (this.head + k) % this.capacity;
+      const dx = (this.xs[i] as number) - this.mx;
+      vx += dx * dx;
+      cxy += dx * ((this.ys[i] as number) - this.my);
+    }
+    this.vx = vx;
+    this.cxy = cxy;
+  }
+}
+
+/**
+ * metricR of analytics.md §2.2: |α_b| / max(|α_s|, 1e-6), capped at 10; null until the burst
+ * window is full. Noise gate: when |α_b| times the burst window's time span is below `noiseGate`,
+ * the burst slope counts as 0.
+ */
+export function metricRatio(burst: SlidingRegression, stable: SlidingRegression, noiseGate: number): number | null {
+  if (!burst.full) return null;
+  const alphaB = Math.abs(burst.slope());
+  const span = burst.lastX() - burst.firstX();
+  if (alphaB * span < noiseGate) return 0;
+  const r = alphaB / Math.max(Math.abs(stable.slope()), 1e-6);
+  return Number.isFinite(r) ? Math.min(10, r) : 10;
+}

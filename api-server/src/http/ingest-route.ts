@@ -1,0 +1,38 @@
+/**
+ * The one HTTP ingest route mechanism every decoder plugs into (api.md §1.4): auth → token bucket
+ * (429) → media type and encoding (415) → body limit (413) → decode (400) → ingest queue (429 when
+ * full) → the decoder's reply.
+ */
+import type { Context } from 'koa';
+import type { HttpIngestDecoder } from '../ingest/decoder.js';
+import { DecodeError } from '../ingest/records.js';
+import { HttpError, queueFull, rateLimited, unsupportedMedia } from './errors.js';
+import { INGEST_BODY_LIMIT, mediaType, readBody } from './request-body.js';
+import type { ServiceContext } from './service-context.js';
+
+export function ingestHandler(svc: ServiceContext, decoder: HttpIngestDecoder) {
+  return async (ctx: Context): Promise<void> => {
+    if (!svc.bucket.tryTake()) {
+      svc.metrics.droppedRecords('rate_limited', 1);
+      throw rateLimited();
+    }
+    const contentType = mediaType(ctx);
+    const contentEncoding = (ctx.get('content-encoding') || '').trim().toLowerCase();
+    const unsupported = decoder.checkMedia(contentType, contentEncoding);
+    if (unsupported !== undefined) throw unsupportedMedia(unsupported.unsupported);
+    const body = await readBody(ctx, INGEST_BODY_LIMIT);
+    let result;
+    try {
+      result = decoder.decode({ body, contentType, contentEncoding, params: (ctx.params ?? {}) as Record<string, string> });
+    } catch (error) {
+      if (error instanceof DecodeError) {
+        svc.metrics.droppedRecords('unparsable', 1);
+        throw new HttpError(400, 'invalid_body', error.message, error.field);
+      }
+      throw error;
+    }
+    if (!svc.pipeline.offer(result.batch)) throw queueFull();
+    ctx.status = result.status ?? 200;
+    if (result.responseBody !== undefined && ctx.status !== 204) ctx.body = result.responseBody;
+  };
+}

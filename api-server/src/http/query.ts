@@ -1,0 +1,40 @@
+/** Query parameters shared by list routes (api.md §1.6): `limit`, `since`, `horizon`. */
+import type { Context } from 'koa';
+import { badQuery } from './errors.js';
+
+const one = (ctx: Context, name: string): string | undefined => {
+  const v = ctx.query[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+/** Positive integer, clamped to 1000; `fallback` when absent. */
+export function limitParam(ctx: Context, fallback = 1000): number {
+  const raw = one(ctx, 'limit');
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1) throw badQuery(`limit must be a positive integer, got ${JSON.stringify(raw)}`, 'limit');
+  return Math.min(1000, Number(raw));
+}
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+
+export function sinceParam(ctx: Context): number | undefined {
+  const raw = one(ctx, 'since');
+  if (raw === undefined) return undefined;
+  const t = Date.parse(raw);
+  if (!RFC3339.test(raw) || Number.isNaN(t)) throw badQuery(`since must be an RFC 3339 date-time, got ${JSON.stringify(raw)}`, 'since');
+  return t;
+}
+
+export const MAX_HORIZON_MINUTES = 10_080;
+
+/** Minutes, positive integer, default 60, clamped to 10080. */
+export function horizonParam(raw: unknown, field: string): number {
+  if (raw === undefined || raw === null) return 60;
+  const n = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) throw badQuery(`${field} must be a positive integer number of minutes`, field);
+  return Math.min(MAX_HORIZON_MINUTES, n);
+}
+
+export function queryString(ctx: Context, name: string): string | undefined {
+  return one(ctx, name);
+}

@@ -1,0 +1,29 @@
+/** /health (alias /version), /ready and /metrics: open, no key (api.md §2). */
+import type { Router, RouterContext } from '@koa/router';
+import { notReady } from '../errors.js';
+import type { ServiceContext } from '../service-context.js';
+
+export function registerHealthRoutes(router: Router, svc: ServiceContext): void {
+  const health = (ctx: RouterContext): void => {
+    ctx.body = {
+      status: svc.ready() ? 'ok' : 'starting',
+      rupture_detection: svc.ready() ? 'active' : 'starting',
+      uptime_seconds: Math.floor((Date.now() - svc.startedAtMs) / 1000),
+      version: svc.version,
+      edition: svc.settings.edition,
+      emergency_stop: svc.actions.emergencyStopSinceMs !== null,
+      workloads: svc.core.workloadKeys().length,
+      ingest_queue: svc.pipeline.waiting,
+    };
+  };
+  router.get('/health', health);
+  router.get('/version', health);
+  router.get('/ready', (ctx) => {
+    if (!svc.ready()) throw notReady();
+    ctx.body = { status: 'ready' };
+  });
+  router.get('/metrics', async (ctx) => {
+    ctx.set('Content-Type', svc.metrics.registry.contentType);
+    ctx.body = await svc.metrics.registry.metrics();
+  });
+}

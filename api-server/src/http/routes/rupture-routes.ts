@@ -1,0 +1,72 @@
+/** Ruptures, KPIs, anomalies and data flow (api.md §6.1, 6.2, 6.4, 6.11). */
+import type { Router, RouterContext } from '@koa/router';
+import type { SignalName } from '../../analysis/contract.js';
+import { SIGNAL_NAMES } from '../../analysis/contract.js';
+import { notFound } from '../errors.js';
+import { limitParam, sinceParam } from '../query.js';
+import { anomalyJson, kpiJson, listItemJson, snapshotJson } from '../render/snapshot-json.js';
+import type { ServiceContext } from '../service-context.js';
+import { resolveWorkload } from '../workload-lookup.js';
+
+const ANOMALY_DEFAULT_WINDOW_MS = 15 * 60_000;
+
+function segmentsOf(params: Record<string, string | undefined>): string[] {
+  return [params['a'], params['b'], params['c']].filter((s): s is string => s !== undefined);
+}
+
+export function registerRuptureRoutes(router: Router, svc: ServiceContext): void {
+  router.get('/ruptures', (ctx) => {
+    const limit = limitParam(ctx);
+    const keys = svc.core.workloadKeys().sort().slice(0, limit);
+    ctx.body = { ruptures: keys.map((k) => svc.core.snapshot(k)).filter((s) => s !== undefined).map(listItemJson) };
+  });
+
+  const rupture = (ctx: RouterContext): void => {
+    const segments = segmentsOf(ctx.params);
+    const key = resolveWorkload(svc.core, segments);
+    const snapshot = key === undefined ? undefined : svc.core.snapshot(key);
+    if (snapshot === undefined) throw notFound(segments.length === 1 ? `no data for host: ${segments[0]}` : `unknown workload: ${segments.join('/')}`);
+    ctx.body = snapshotJson(snapshot);
+  };
+  router.get('/rupture/:a', rupture);
+  router.get('/rupture/:a/:b', rupture);
+  router.get('/rupture/:a/:b/:c', rupture);
+
+  const kpi = (ctx: RouterContext): void => {
+    const signal = ctx.params['signal'] ?? '';
+    if (!(SIGNAL_NAMES as readonly string[]).includes(signal)) throw notFound(`unknown signal: ${signal}`);
+    const segments = segmentsOf(ctx.params);
+    const key = resolveWorkload(svc.core, segments);
+    const snapshot = key === undefined ? undefined : svc.core.snapshot(key);
+    if (snapshot === undefined) throw notFound(`unknown workload: ${segments.join('/')}`);
+    ctx.body = kpiJson(snapshot, signal as SignalName, segments.length === 1);
+  };
+  router.get('/kpi/:signal/:a', kpi);
+  router.get('/kpi/:signal/:a/:b', kpi);
+  router.get('/kpi/:signal/:a/:b/:c', kpi);
+
+  const anomalies = async (ctx: RouterContext): Promise<void> => {
+    const limit = limitParam(ctx);
+    const since = sinceParam(ctx) ?? svc.now() - ANOMALY_DEFAULT_WINDOW_MS;
+    const segments = segmentsOf(ctx.params);
+    let filter;
+    if (segments.length > 0) {
+      const key = resolveWorkload(svc.core, segments);
+      if (key === undefined) throw notFound(`unknown workload: ${segments.join('/')}`);
+      filter = (a: { workload: string }) => a.workload === key;
+    }
+    if (since > svc.now()) {
+      ctx.body = { anomalies: [] };
+      return;
+    }
+    ctx.body = { anomalies: (await svc.store.anomalies(since, limit, filter)).map(anomalyJson) };
+  };
+  router.get('/anomalies', anomalies);
+  router.get('/anomalies/:a', anomalies);
+  router.get('/anomalies/:a/:b', anomalies);
+  router.get('/anomalies/:a/:b/:c', anomalies);
+
+  router.get('/dataflow', (ctx) => {
+    ctx.body = { ...svc.pipeline.totals, since: new Date(svc.startedAtMs).toISOString() };
+  });
+}

@@ -1,0 +1,38 @@
+/** Everything the HTTP routes reach: built once by the server and handed to every route module. */
+import type { Logger } from 'pino';
+import type { ActionEngine } from '../actions/action-engine.js';
+import type { AnalysisCore } from '../analysis/contract.js';
+import type { Settings } from '../config/settings.js';
+import type { ControlPlane } from '../control/control-plane.js';
+import type { EventHub } from '../events/event-hub.js';
+import type { IngestPipeline } from '../pipeline/ingest-pipeline.js';
+import type { TokenBucket } from '../pipeline/token-bucket.js';
+import type { SimulationInjector } from '../simulation/injector.js';
+import type { AnalysisStore } from '../storage/analysis-store.js';
+import type { SelfMetrics } from '../telemetry/self-metrics.js';
+import type { BearerKey } from './bearer-auth.js';
+
+export interface ServiceContext {
+  settings: Settings;
+  version: string;
+  startedAtMs: number;
+  logger: Logger;
+  auth: BearerKey;
+  ready: () => boolean;
+  now: () => number;
+  /** 12 lower-case hex characters from a CSPRNG */
+  newHexId: () => string;
+  core: AnalysisCore;
+  pipeline: IngestPipeline;
+  bucket: TokenBucket;
+  store: AnalysisStore;
+  hub: EventHub;
+  actions: ActionEngine;
+  control: ControlPlane;
+  injector: SimulationInjector;
+  metrics: SelfMetrics;
+  /** registers cleanup for shutdown (open SSE streams) */
+  onClose: (fn: () => void) => void;
+  /** bound ports, filled once listening */
+  ports: { rest: number; otlp: number; dashboard: number; statsd: number; grpc: number };
+}

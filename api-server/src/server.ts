@@ -1,0 +1,212 @@
+/**
+ * Builds and starts the standalone service: LevelDB, analysis core, control plane, action engine,
+ * analyzer loop, the REST, OTLP and dashboard listeners. `startServer` is what `main.ts` runs and
+ * what the integration tests start in-process on ephemeral ports.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ClassicLevel } from 'classic-level';
+import type Koa from 'koa';
+import { pino } from 'pino';
+import type { Logger } from 'pino';
+import { ActionEngine } from './actions/action-engine.js';
+import type { ActionExecutor } from './actions/executor.js';
+import { LoggingExecutor } from './actions/executors/logging-executor.js';
+import { WebhookExecutor } from './actions/executors/webhook-executor.js';
+import { AnalysisCoreImpl } from './analysis/analysis-core.js';
+import type { WeightOverride } from './analysis/contract.js';
+import type { Settings } from './config/settings.js';
+import { ControlPlane } from './control/control-plane.js';
+import { normaliseOverrides, weightOverridesBody } from './control/weight-overrides.js';
+import { AnalyzerLoop } from './engine/analyzer-loop.js';
+import { EventHub } from './events/event-hub.js';
+import { BearerKey } from './http/bearer-auth.js';
+import { createOtlpApp } from './http/otlp-app.js';
+import { createRestApp } from './http/rest-app.js';
+import type { ServiceContext } from './http/service-context.js';
+import { IngestPipeline } from './pipeline/ingest-pipeline.js';
+import { TokenBucket } from './pipeline/token-bucket.js';
+import { SimulationInjector } from './simulation/injector.js';
+import { LevelActionStore } from './storage/action-store.js';
+import { AnalysisStore } from './storage/analysis-store.js';
+import { SelfMetrics } from './telemetry/self-metrics.js';
+import { SettingsError } from './config/load-settings.js';
+import { VERSION } from './version.js';
+
+export interface RunningServer {
+  ports: ServiceContext['ports'];
+  context: ServiceContext;
+  /** graceful stop: stop accepting, last tick, flush, close the database */
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  logger?: Logger;
+  now?: () => number;
+}
+
+const newHexId = (): string => randomBytes(6).toString('hex');
+
+export async function startServer(settings: Settings, options: StartOptions = {}): Promise<RunningServer> {
+  const logger = options.logger ?? pino({ level: settings.logLevel, base: { service: 'faultline-api-server' } });
+  const now = options.now ?? Date.now;
+  const startedAtMs = Date.now();
+  let ready = false;
+  const closers: (() => void)[] = [];
+
+  const bootstrapWeights = parseBootstrapWeights(settings.workloadWeights);
+  const db = new ClassicLevel<string, string>(settings.dataDir);
+  await db.open();
+
+  const metrics = new SelfMetrics(VERSION);
+  const core = new AnalysisCoreImpl({ newHexId, config: { calibrationSteps: settings.deployment.calibrationSteps } });
+  const pipeline = new IngestPipeline(core, { accepted: (s, n) => metrics.accepted(s, n), dropped: (r, n) => metrics.droppedRecords(r, n) }, now);
+  const store = new AnalysisStore(db);
+  const hub = new EventHub();
+  const control = new ControlPlane(db, (prefix) => `${prefix}${newHexId()}`, {
+    suppressionsChanged: (list) =>
+      core.setSuppressions(list.map((s) => ({ id: s.id, workload: s.workload, startMs: s.startMs, endMs: s.endMs, signals: s.signals ?? undefined }))),
+    contextChanged: (list) => core.setContextEvents(list.map((c) => ({ id: c.id, workload: c.workload, event: c.event, description: c.description, timeMs: c.timeMs }))),
+    weightsChanged: (list) => core.setWeights([...list]),
+  });
+  const d = settings.deployment;
+  const executor: ActionExecutor =
+    d.actionExecutor === 'webhook' && d.actionWebhookUrl !== undefined
+      ? new WebhookExecutor({ url: d.actionWebhookUrl, timeoutMs: 10_000 })
+      : new LoggingExecutor({ info: (fields, message) => logger.info(fields, message) });
+  const actions = new ActionEngine(
+    {
+      edition: settings.edition,
+      executionMode: d.executionMode,
+      autoActionConfidence: d.autoActionConfidence,
+      namespaceAllowlist: d.namespaceAllowlist,
+      rateLimitPerHour: d.rateLimitPerHour,
+      cooldownMs: 300_000,
+      executor: d.actionExecutor === 'external' ? 'external' : 'internal',
+      pendingLimit: 256,
+      terminalLimit: 256,
+      creationCooldownMs: 300_000,
+      executorTimeoutMs: d.executorTimeoutSeconds * 1000,
+    },
+    new LevelActionStore(db),
+    executor,
+    control,
+    () => `act_${newHexId()}`,
+    {
+      outcome: (action, outcome, detail) => {
+        metrics.action(action.type, action.tier, outcome);
+        logger.info({ action: action.id, workload: action.workload, type: action.type, tier: action.tier, outcome, detail }, `action ${outcome}`);
+      },
+    },
+  );
+  const injector = new SimulationInjector(
+    { enqueue: (batch) => pipeline.offer(batch), now, newId: () => `sim_${newHexId()}`, noise: Math.random },
+    { intervalMs: 5_000, baselineMinutes: d.simulationBaselineMinutes },
+  );
+  const auth = new BearerKey(settings.apiKey, settings.production);
+  if (!auth.enabled) {
+    if (settings.production) logger.error('no API key configured and NODE_ENV=production: every API call answers 503; set SVC_API_KEY or --api-key');
+    else logger.warn('no API key configured: authentication is OFF (development mode); set SVC_API_KEY or --api-key');
+  }
+
+  const svc: ServiceContext = {
+    settings,
+    version: VERSION,
+    startedAtMs,
+    logger,
+    auth,
+    ready: () => ready,
+    now,
+    newHexId,
+    core,
+    pipeline,
+    bucket: new TokenBucket(settings.ingestRps),
+    store,
+    hub,
+    actions,
+    control,
+    injector,
+    metrics,
+    onClose: (fn) => closers.push(fn),
+    ports: { rest: 0, otlp: 0, dashboard: 0, statsd: 0, grpc: 0 },
+  };
+
+  const loop = new AnalyzerLoop(core, pipeline, store, hub, actions, metrics, logger, {
+    tickMs: settings.tickSeconds * 1000,
+    stateEveryTicks: Math.max(1, Math.round(300 / settings.tickSeconds)),
+    now,
+  });
+
+  const servers: Server[] = [];
+  const listen = async (app: Koa, port: number): Promise<number> => {
+    const server = createServer({ headersTimeout: 5_000, requestTimeout: 60_000, connectionsCheckingInterval: 1_000 }, app.callback());
+    server.keepAliveTimeout = 5_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, settings.bindAddress, () => resolve());
+    });
+    servers.push(server);
+    return (server.address() as AddressInfo).port;
+  };
+  const restApp = createRestApp(svc);
+  svc.ports.rest = await listen(restApp, settings.port);
+  svc.ports.otlp = await listen(createOtlpApp(svc), settings.otlpPort);
+  svc.ports.dashboard = await listen(createRestApp(svc), settings.dashboardPort);
+  logger.info({ ports: svc.ports, bind: settings.bindAddress, data_dir: settings.dataDir, edition: settings.edition }, 'listening');
+
+  // restore: snapshots and analysis state, control plane, actions; then ready
+  const restored = await restore(svc, bootstrapWeights);
+  await actions.load();
+  loop.start();
+  ready = true;
+  logger.info({ workloads: restored.workloads, reset_over_cap: restored.reset }, `restored ${restored.workloads} workloads; ready`);
+
+  let closing: Promise<void> | undefined;
+  return {
+    ports: svc.ports,
+    context: svc,
+    close: () => {
+      closing ??= (async () => {
+        ready = false;
+        injector.stopAll();
+        for (const fn of closers) fn();
+        await Promise.all(servers.map((s) => new Promise<void>((resolve) => {
+          s.close(() => resolve());
+          s.closeAllConnections();
+        })));
+        await loop.stop();
+        await db.close();
+        logger.info('stopped');
+      })();
+      return closing;
+    },
+  };
+}
+
+async function restore(svc: ServiceContext, bootstrapWeights: WeightOverride[] | undefined): Promise<{ workloads: number; reset: number }> {
+  let reset = 0;
+  const rows = await svc.store.loadWorkloads();
+  for (const { snapshot, state } of rows) {
+    try {
+      if (state !== undefined) svc.core.importWorkload(snapshot.key, state);
+    } catch (error) {
+      svc.logger.warn({ workload: snapshot.key, err: error }, 'stored analysis state unreadable; the workload restarts calibration');
+    }
+    if (snapshot.fusedR > 10) reset += 1;
+  }
+  await svc.control.load(bootstrapWeights);
+  await svc.control.prune(svc.now());
+  return { workloads: rows.length, reset };
+}
+
+function parseBootstrapWeights(raw: unknown): WeightOverride[] | undefined {
+  if (raw === undefined) return undefined;
+  const parsed = weightOverridesBody.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new SettingsError(`invalid setting SVC_WORKLOAD_WEIGHTS: ${issue?.path.join('.') ?? ''} ${issue?.message ?? 'invalid'}`.trim());
+  }
+  return normaliseOverrides(parsed.data);
+}
