@@ -7,6 +7,7 @@
  * FusedR 3, forecasts 3: analytics.md §0).
  */
 import type { LogRecord, MetricRecord, SpanRecord } from '../ingest/records.js';
+import type { LogBurstEvent } from './logs/log-burst.js';
 
 export const SIGNAL_NAMES = [
   'stress',
@@ -195,6 +196,19 @@ export interface StepOutput {
   ruptures: ExplainRecord[];
   /** fingerprints recorded in this step */
   fingerprints: Fingerprint[];
+  /** log burst events of analytics.md §4.1 (start: endMs null; end: endMs set); additive, optional */
+  logBursts?: LogBurstEvent[];
+}
+
+/** Ingest counters of the analysis buffers (additive). */
+export interface AnalysisIngestStats {
+  acceptedSamples: number;
+  /** non-finite value or time, or an empty workload key */
+  rejectedInvalid: number;
+  /** sample for a bucket already processed */
+  lateSamples: number;
+  /** sample that would exceed the open-bucket bound of its workload */
+  overflowSamples: number;
 }
 
 export interface Fingerprint {
@@ -241,4 +255,6 @@ export interface AnalysisCore {
   /** JSON-serialisable state of one workload (windows, baselines, ensembles) for LevelDB and hand-over. */
   exportWorkload(key: string): unknown;
   importWorkload(key: string, state: unknown): void;
+  /** ingest counters (additive, optional) */
+  ingestStats?(): AnalysisIngestStats;
 }

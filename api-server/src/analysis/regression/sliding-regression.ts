@@ -10,6 +10,8 @@ export interface RegressionState {
   capacity: number;
   xs: number[];
   ys: number[];
+  /** running moments, so a restored window continues bit for bit: [mx, my, vx, cxy, updates] */
+  moments?: [number, number, number, number, number];
 }
 
 const RECOMPUTE_EVERY = 1000;
@@ -91,13 +93,17 @@ export class SlidingRegression {
       xs.push(this.xs[i] as number);
       ys.push(this.ys[i] as number);
     }
-    return { capacity: this.capacity, xs, ys };
+    return { capacity: this.capacity, xs, ys, moments: [this.mx, this.my, this.vx, this.cxy, this.updates] };
   }
 
   static fromJSON(state: RegressionState): SlidingRegression {
     const r = new SlidingRegression(state.capacity);
-    const n = Math.min(state.xs.length, state.ys.length);
+    const n = Math.min(state.xs.length, state.ys.length, state.capacity);
     for (let k = 0; k < n; k += 1) r.push(state.xs[k] as number, state.ys[k] as number);
+    const m = state.moments;
+    if (m !== undefined && m.length === 5 && m.every(Number.isFinite) && r.n === n) {
+      [r.mx, r.my, r.vx, r.cxy, r.updates] = m;
+    }
     return r;
   }
 

@@ -1,0 +1,72 @@
+/**
+ * Rupture episodes (analytics.md §8.1), one tracker per workload: an episode opens at the first
+ * calibrated step with state warning or worse (FusedR ≥ 1.5, bands.ts) and closes at the first
+ * step below 1.5. Ids come from the injected factory (`r_` + 12 hex). Peak FusedR and its time
+ * are tracked. State: one open episode.
+ */
+import { z } from 'zod';
+import { isRupture, stateOf } from '../bands.js';
+
+export interface EpisodeStep {
+  /** the episode of this step (null outside; the closing step carries the closed id) */
+  ruptureId: string | null;
+  opened: boolean;
+  closed: boolean;
+  openedAtMs: number | null;
+  peakFusedR: number;
+  peakAtMs: number | null;
+}
+
+interface OpenEpisode {
+  ruptureId: string;
+  openedAtMs: number;
+  peakFusedR: number;
+  peakAtMs: number;
+}
+
+const stateSchema = z.object({
+  open: z.object({ ruptureId: z.string(), openedAtMs: z.number(), peakFusedR: z.number(), peakAtMs: z.number() }).nullable(),
+});
+export type RuptureEpisodeState = z.infer<typeof stateSchema>;
+
+export class RuptureEpisodeTracker {
+  private open: OpenEpisode | null = null;
+
+  step(input: { fusedR: number; calibrated: boolean; tStepMs: number }, newId: () => string): EpisodeStep {
+    const rupture = isRupture(stateOf(input.fusedR));
+    const o = this.open;
+    if (o === null) {
+      if (!input.calibrated || !rupture) return { ruptureId: null, opened: false, closed: false, openedAtMs: null, peakFusedR: 0, peakAtMs: null };
+      this.open = { ruptureId: newId(), openedAtMs: input.tStepMs, peakFusedR: input.fusedR, peakAtMs: input.tStepMs };
+      return { ...this.open, opened: true, closed: false };
+    }
+    if (!rupture) {
+      this.open = null;
+      return { ...o, opened: false, closed: true };
+    }
+    if (input.fusedR > o.peakFusedR) {
+      o.peakFusedR = input.fusedR;
+      o.peakAtMs = input.tStepMs;
+    }
+    return { ...o, opened: false, closed: false };
+  }
+
+  currentRuptureId(): string | null {
+    return this.open?.ruptureId ?? null;
+  }
+
+  currentOpenedAtMs(): number | null {
+    return this.open?.openedAtMs ?? null;
+  }
+
+  exportState(): RuptureEpisodeState {
+    return { open: this.open === null ? null : { ...this.open } };
+  }
+
+  static fromState(state: unknown): RuptureEpisodeTracker {
+    const s = stateSchema.parse(state);
+    const t = new RuptureEpisodeTracker();
+    t.open = s.open === null ? null : { ...s.open };
+    return t;
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * Aggregation of per-pod signals into the workload snapshot (interface "Aggregation across pods",
+ * analytics.md §1.3): max for stress, fatigue, pressure, contagion; min for mood, resilience,
+ * health_score; mean for humidity, entropy, velocity. Throughput drop (not in the table) takes the
+ * max (the worst pod). Penalties (explanations) are taken from the pod with the lowest health.
+ */
+import type { SignalName } from '../contract.js';
+import { SIGNAL_NAMES } from '../contract.js';
+import type { PodSignals } from './pod-kpi.js';
+
+export type Aggregation = 'max' | 'min' | 'mean';
+
+export const AGGREGATION: Record<SignalName, Aggregation> = {
+  stress: 'max',
+  fatigue: 'max',
+  mood: 'min',
+  pressure: 'max',
+  humidity: 'mean',
+  contagion: 'max',
+  resilience: 'min',
+  entropy: 'mean',
+  velocity: 'mean',
+  health_score: 'min',
+};
+
+export function aggregatePods(pods: readonly PodSignals[]): PodSignals {
+  if (pods.length === 1) return pods[0]!;
+  const values = {} as Record<SignalName, number>;
+  for (const s of SIGNAL_NAMES) {
+    const how = AGGREGATION[s];
+    let acc = how === 'max' ? Number.NEGATIVE_INFINITY : how === 'min' ? Number.POSITIVE_INFINITY : 0;
+    for (const p of pods) {
+      const v = p.values[s];
+      if (how === 'max') acc = v > acc ? v : acc;
+      else if (how === 'min') acc = v < acc ? v : acc;
+      else acc += v;
+    }
+    values[s] = how === 'mean' ? acc / pods.length : acc;
+  }
+  let worst = pods[0]!;
+  let throughputDrop = 0;
+  let allCalibrated = true;
+  for (const p of pods) {
+    if (p.values.health_score < worst.values.health_score) worst = p;
+    if (p.throughputDrop > throughputDrop) throughputDrop = p.throughputDrop;
+    if (!p.calibrated) allCalibrated = false;
+  }
+  return { values, throughputDrop, penalties: worst.penalties, healthRaw: worst.healthRaw, calibrated: allCalibrated };
+}

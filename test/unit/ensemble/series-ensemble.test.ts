@@ -1,0 +1,101 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { MODEL_NAMES, SeriesEnsemble } from '../../../api-server/src/analysis/ensemble/index.js';
+import { AriModel, EwmaModel, HoltWintersModel, MedianModel, levinsonDurbin } from '../../../api-server/src/analysis/ensemble/models.js';
+
+describe('ensemble models (analytics.md §5.2)', () => {
+  it('ewma: level = 0.1 y + 0.9 level from the first value', () => {
+    const m = new EwmaModel();
+    for (const y of [10, 20, 30]) m.update(y);
+    // 10 → 11 → 0.1*30 + 0.9*11 = 12.9
+    expect(m.predict()).to.be.closeTo(12.9, 1e-12);
+  });
+
+  it('mad: median of the last 300 values, usable after 10', () => {
+    const m = new MedianModel();
+    for (let i = 1; i <= 9; i += 1) m.update(i);
+    expect(m.usable).to.equal(false);
+    m.update(100);
+    expect(m.predict()).to.equal(5.5);
+    for (let i = 0; i < 400; i += 1) m.update(i % 2 === 0 ? 1 : 3);
+    expect(m.predict()).to.equal(2);
+  });
+
+  it('Levinson-Durbin solves the Yule-Walker equations of an AR(1)', () => {
+    // rho_k = 0.6^k for an AR(1) with phi = 0.6
+    const phi = levinsonDurbin([1, 0.6, 0.36, 0.216], 3)!;
+    expect(phi[0]).to.be.closeTo(0.6, 1e-12);
+    expect(phi[1]).to.be.closeTo(0, 1e-12);
+    expect(phi[2]).to.be.closeTo(0, 1e-12);
+  });
+
+  it('arima: recovers the AR coefficient of differences that follow an AR(1)', () => {
+    const m = new AriModel();
+    let d = 1;
+    let y = 0;
+    let seed = 7;
+    for (let i = 0; i < 200; i += 1) {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      d = 0.6 * d + (seed / 2147483648 - 0.5) * 0.1;
+      y += d;
+      m.update(y);
+    }
+    expect(m.phi[0]).to.be.within(0.35, 0.85);
+    expect(m.usable).to.equal(true);
+  });
+
+  it('holt_winters: learns a pure season and predicts it one season later', () => {
+    const m = new HoltWintersModel();
+    const season = (i: number): number => Math.sin((2 * Math.PI * i) / 240);
+    for (let i = 0; i < 240 * 3; i += 1) m.update(5 + season(i));
+    expect(m.usable).to.equal(true);
+    expect(m.predict(1)).to.be.closeTo(5 + season(240 * 3), 0.05);
+    expect(m.predict(60)).to.be.closeTo(5 + season(240 * 3 + 59), 0.1);
+  });
+});
+
+describe('series ensemble (analytics.md §5.3-5.5)', () => {
+  it('cold start gives ca_ilr all the weight; weights sum to 1 and respect the 0.05 floor once scored', () => {
+    const e = new SeriesEnsemble();
+    expect(e.weights().ca_ilr).to.equal(1);
+    for (let i = 0; i < 400; i += 1) e.observe(0.5 + 0.1 * Math.sin(i / 7), i * 15);
+    const w = e.weights();
+    const sum = MODEL_NAMES.reduce((a, m) => a + w[m], 0);
+    expect(sum).to.be.closeTo(1, 1e-12);
+    for (const m of MODEL_NAMES) expect(w[m]).to.be.at.least(0.05 - 1e-12);
+  });
+
+  it('confidence is 1/(1 + mean MSE) and reaches high values on a series it tracks', () => {
+    const e = new SeriesEnsemble();
+    expect(e.confidence()).to.equal(0.5); // no errors: every model counts MSE 1
+    for (let i = 0; i < 300; i += 1) e.observe(0.4, i * 15);
+    expect(e.confidence()).to.be.greaterThan(0.99);
+  });
+
+  it('forecast: offsets below the horizon plus the horizon, bands around the mean', () => {
+    const e = new SeriesEnsemble();
+    for (let i = 0; i < 100; i += 1) e.observe(0.2 + 0.001 * i + (i % 3) * 0.01, i * 15);
+    const f = e.forecast(60);
+    expect(f.points.map((p) => p.offsetMinutes)).to.deep.equal([1, 5, 10, 30, 60]);
+    for (const p of f.points) {
+      expect(p.lower95).to.be.at.most(p.lower80);
+      expect(p.lower80).to.be.at.most(p.mean);
+      expect(p.upper80).to.be.at.most(p.upper95);
+    }
+    expect(f.trend).to.equal('rising');
+    expect(f.warmingUp).to.equal(true);
+  });
+
+  it('weights always sum to 1 and predictions stay finite for any finite input; non-finite input is ignored (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.constant(Number.NaN), fc.constant(Number.POSITIVE_INFINITY)), { maxLength: 120 }), (ys) => {
+        const e = new SeriesEnsemble();
+        ys.forEach((y, i) => e.observe(y, i * 15));
+        const w = e.weights();
+        expect(MODEL_NAMES.reduce((a, m) => a + w[m], 0)).to.be.closeTo(1, 1e-9);
+        expect(Number.isFinite(e.predict(1))).to.equal(true);
+        expect(e.confidence()).to.be.within(0, 1);
+      }),
+    );
+  });
+});
