@@ -35,8 +35,9 @@ export function registerInsightRoutes(router: Router, svc: ServiceContext): void
   const findRecord = async (id: string): Promise<ExplainRecord | undefined> => svc.core.explain(id) ?? (await svc.store.rupture(id));
 
   // /explain/{rupture_id}[/formula|/pipeline|/narrative]; the id may itself hold slashes (a workload key)
-  router.get(/^\/explain\/(.+)$/, async (ctx: RouterContext) => {
-    const rest = ctx.path.slice('/explain/'.length).split('/').map(decodeURIComponent);
+  router.get('/explain/*rest', async (ctx: RouterContext) => {
+    const raw = ctx.path.slice(ctx.path.indexOf('/explain/') + '/explain/'.length);
+    const rest = raw.split('/').map(safeDecode);
     const last = rest[rest.length - 1] as string;
     const view = rest.length > 1 && (VIEWS as readonly string[]).includes(last) ? (rest.pop() as (typeof VIEWS)[number]) : undefined;
     const id = rest.join('/');
@@ -107,6 +108,14 @@ export function registerInsightRoutes(router: Router, svc: ServiceContext): void
       ends_at: new Date(injection.endsAtMs).toISOString(),
     };
   });
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 function resolveRef(key: string): { namespace: string; kind: string; name: string } {

@@ -1,0 +1,76 @@
+/**
+ * Starts the real api-server in-process on ephemeral loopback ports with a temporary LevelDB,
+ * and gives tests small HTTP helpers. Nothing is mocked: tests talk to it over sockets only.
+ */
+import { pino } from 'pino';
+import { loadSettings } from '../../api-server/src/config/load-settings.js';
+import type { RunningServer } from '../../api-server/src/server.js';
+import { startServer } from '../../api-server/src/server.js';
+import { makeTempDir } from './temp-dir.js';
+
+export interface TestService {
+  server: RunningServer;
+  api: string;
+  otlp: string;
+  dataDir: string;
+  key: string | undefined;
+  get(path: string): Promise<{ status: number; body: unknown; headers: Headers }>;
+  post(path: string, body: unknown, base?: string): Promise<{ status: number; body: unknown; headers: Headers }>;
+  stop(): Promise<void>;
+  remove(): Promise<void>;
+}
+
+export interface TestServiceOptions {
+  env?: Record<string, string>;
+  args?: string[];
+  dataDir?: string;
+  key?: string;
+}
+
+export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
+  const dir = options.dataDir === undefined ? await makeTempDir('svc') : { path: options.dataDir, remove: async () => undefined };
+  const args = ['--port', '0', '--otlp-port', '0', '--dashboard-port', '0', '--bind-address', '127.0.0.1', '--data-dir', dir.path, '--tick-seconds', '0.2', ...(options.args ?? [])];
+  if (options.key !== undefined) args.push('--api-key', options.key);
+  const settings = loadSettings(args, options.env ?? {});
+  const server = await startServer(settings, { logger: pino({ level: process.env['FAULTLINE_TEST_LOG'] ?? 'silent' }) });
+  const api = `http://127.0.0.1:${server.ports.rest}/api/v2`;
+  const otlp = `http://127.0.0.1:${server.ports.otlp}`;
+  const headers = (): Record<string, string> => ({
+    'content-type': 'application/json',
+    ...(options.key === undefined ? {} : { authorization: `Bearer ${options.key}` }),
+  });
+  const parse = async (r: Response) => {
+    const text = await r.text();
+    let body: unknown = text;
+    try {
+      body = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      // keep the text
+    }
+    return { status: r.status, body, headers: r.headers };
+  };
+  return {
+    server,
+    api,
+    otlp,
+    dataDir: dir.path,
+    key: options.key,
+    get: async (path) => parse(await fetch(`${api}${path}`, { headers: headers() })),
+    post: async (path, body, base = api) =>
+      parse(await fetch(`${base}${path}`, { method: 'POST', headers: headers(), body: typeof body === 'string' ? body : JSON.stringify(body) })),
+    stop: () => server.close(),
+    remove: () => dir.remove(),
+  };
+}
+
+/** Polls `check` every 100 ms until it returns a value or `timeoutMs` passes. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  while (Date.now() < deadline) {
+    last = await check();
+    if (last !== undefined) return last;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
