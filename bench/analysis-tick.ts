@@ -1,0 +1,102 @@
+/**
+ * Bench of one analysis tick (issue 2): N workloads × 6 metrics, each workload warmed with a few
+ * buckets, then step() of one new bucket is timed (median of 3 ticks). Heap per workload is
+ * measured after a full GC: the difference in heapUsed before creating the core and after the
+ * warm-up, divided by N (includes the raw regression windows and series state at that fill).
+ *
+ * Run: `node --import tsx bench/analysis-tick.ts` (or through `npm run bench`). GC: uses
+ * global.gc when started with --expose-gc, else enables it at run time via v8 flags.
+ */
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { pathToFileURL } from 'node:url';
+import { AnalysisCoreImpl } from '../api-server/src/analysis/analysis-core.js';
+
+const METRICS = ['cpu_percent', 'memory_percent', 'latency_ms', 'error_rate', 'request_rate', 'disk_percent'] as const;
+const BUCKET_MS = 15_000;
+const ORIGIN = 1_700_000_000_000 - (1_700_000_000_000 % BUCKET_MS);
+
+function gcFunction(): { gc: () => void; how: string } {
+  const g = (globalThis as { gc?: () => void }).gc;
+  if (typeof g === 'function') return { gc: g, how: '--expose-gc' };
+  try {
+    setFlagsFromString('--expose-gc');
+    const fn = runInNewContext('gc') as () => void;
+    return { gc: fn, how: 'v8 flag at run time' };
+  } catch {
+    return { gc: () => undefined, how: 'none (heap figures include garbage)' };
+  }
+}
+
+function feed(core: AnalysisCoreImpl, keys: readonly string[], bucket: number): void {
+  const t = ORIGIN + bucket * BUCKET_MS + 1_000;
+  for (let w = 0; w < keys.length; w++) {
+    const key = keys[w]!;
+    const phase = (w % 97) / 97;
+    for (let m = 0; m < METRICS.length; m++) {
+      const value = m === 4 ? 100 + 10 * Math.sin(bucket + phase) : 0.3 + 0.05 * Math.sin(bucket * 0.7 + m + phase);
+      core.observeMetric({ workload: key, pod: undefined, name: METRICS[m]!, value, timeMs: t });
+    }
+  }
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+async function benchOne(n: number, warmSteps: number, gc: () => void): Promise<{ tickMs: number; observeMs: number; heapPerWorkload: number }> {
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const core = new AnalysisCoreImpl({ newHexId: () => '000000000000' });
+  const keys = Array.from({ length: n }, (_, i) => `ns${i % 50}/Deployment/w${i}`);
+  let bucket = 0;
+  for (; bucket < warmSteps; bucket++) {
+    feed(core, keys, bucket);
+    core.step(ORIGIN + (bucket + 1) * BUCKET_MS + 1);
+    if (bucket % 5 === 0) await new Promise((r) => setImmediate(r));
+  }
+  gc();
+  const heapPerWorkload = (process.memoryUsage().heapUsed - before) / n;
+  const ticks: number[] = [];
+  const observes: number[] = [];
+  for (let i = 0; i < 3; i++, bucket++) {
+    const o0 = performance.now();
+    feed(core, keys, bucket);
+    observes.push(performance.now() - o0);
+    const t0 = performance.now();
+    const out = core.step(ORIGIN + (bucket + 1) * BUCKET_MS + 1);
+    ticks.push(performance.now() - t0);
+    if (out.snapshots.length !== n) throw new Error(`expected ${n} snapshots, got ${out.snapshots.length}`);
+  }
+  return { tickMs: median(ticks), observeMs: median(observes), heapPerWorkload };
+}
+
+export async function runAnalysisBench(): Promise<{ name: string; value: string }[]> {
+  const { gc, how } = gcFunction();
+  const sizes = (process.env.BENCH_ANALYSIS_SIZES ?? '1000,10000,100000').split(',').map(Number).filter((x) => x > 0);
+  const rows: { name: string; value: string }[] = [{ name: 'analysis tick: gc for heap figures', value: how }];
+  const heapLimit = getHeapStatistics().heap_size_limit;
+  let bytesPerWorkload = 0;
+  for (const n of sizes) {
+    const warm = Number(process.env.BENCH_ANALYSIS_WARM_STEPS ?? (n >= 100_000 ? 4 : 24));
+    // a size whose projected heap would not fit is reported as skipped instead of crashing the bench
+    const projected = bytesPerWorkload * n * 1.5;
+    if (projected > 0.7 * heapLimit) {
+      rows.push({ name: `analysis tick ${n / 1000}k workloads × 6 metrics`, value: `skipped: projected heap ${(projected / 2 ** 30).toFixed(1)} GB > 70 % of the ${(heapLimit / 2 ** 30).toFixed(1)} GB limit (node --max-old-space-size)` });
+      continue;
+    }
+    const r = await benchOne(n, warm, gc);
+    const label = `analysis tick ${n / 1000}k workloads × 6 metrics (warm ${warm} steps)`;
+    rows.push({ name: `${label}: step()`, value: `${r.tickMs.toFixed(1)} ms` });
+    rows.push({ name: `${label}: observe 6n samples`, value: `${r.observeMs.toFixed(1)} ms` });
+    rows.push({ name: `${label}: heap per workload`, value: `${(r.heapPerWorkload / 1024).toFixed(2)} KB` });
+    bytesPerWorkload = Math.max(bytesPerWorkload, r.heapPerWorkload);
+  }
+  return rows;
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const rows = await runAnalysisBench();
+  for (const r of rows) console.log(`${r.name.padEnd(72)} ${r.value}`);
+}

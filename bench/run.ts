@@ -1,0 +1,22 @@
+/**
+ * `npm run bench`: every benchmark, one table. Never fails on a number; a benchmark that throws is
+ * reported as such and the others still run.
+ */
+import { runAnalysisBench } from './analysis-tick.js';
+import { runHttpBench } from './http-service.js';
+
+type Bench = [string, () => Promise<{ name: string; value: string }[]>];
+
+const benches: Bench[] = [
+  ['analysis tick', runAnalysisBench],
+  ['http service', runHttpBench],
+];
+
+console.log(`faultline benchmarks — node ${process.version}, ${new Date().toISOString()}`);
+for (const [title, run] of benches) {
+  try {
+    for (const row of await run()) console.log(`${row.name.padEnd(80)} ${row.value}`);
+  } catch (error) {
+    console.log(`${title.padEnd(80)} failed: ${(error as Error).message}`);
+  }
+}
