@@ -3,6 +3,17 @@ import { HttpError } from './errors.js';
 
 export interface ErrorLogger {
   error(fields: Record<string, unknown>, message: string): void;
+  debug(fields: Record<string, unknown>, message: string): void;
+}
+
+const CLIENT_ABORTS = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+
+/** Koa's app-level error hook: a client that goes away mid-response (SSE, aborted uploads) is not an error. */
+export function quietClientAborts(logger: ErrorLogger) {
+  return (error: NodeJS.ErrnoException): void => {
+    if (error.code !== undefined && CLIENT_ABORTS.has(error.code)) logger.debug({ code: error.code }, 'client went away');
+    else logger.error({ err: error }, 'response error');
+  };
 }
 
 /** Answers every thrown error as JSON (api.md §1.3); anything unexpected is a logged 500. */

@@ -6,7 +6,7 @@ import { Router } from '@koa/router';
 import Koa from 'koa';
 import type { HttpIngestDecoder } from '../ingest/decoder.js';
 import { otlpLogsDecoder, otlpMetricsDecoder, otlpTracesDecoder } from '../ingest/otlp-json/otlp-json-decoders.js';
-import { errorMiddleware } from './error-middleware.js';
+import { errorMiddleware, quietClientAborts } from './error-middleware.js';
 import { methodNotAllowed, notFound } from './errors.js';
 import { ingestHandler } from './ingest-route.js';
 import type { ServiceContext } from './service-context.js';
@@ -18,6 +18,7 @@ export interface OtlpAppOptions {
 
 export function createOtlpApp(svc: ServiceContext, options: OtlpAppOptions = {}): Koa {
   const app = new Koa();
+  app.on('error', quietClientAborts(svc.logger));
   app.use(errorMiddleware(svc.logger));
   const router = new Router();
   router.use(svc.auth.middleware());

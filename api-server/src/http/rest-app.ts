@@ -6,7 +6,7 @@
 import { Router } from '@koa/router';
 import Koa from 'koa';
 import type { HttpIngestDecoder } from '../ingest/decoder.js';
-import { errorMiddleware } from './error-middleware.js';
+import { errorMiddleware, quietClientAborts } from './error-middleware.js';
 import { methodNotAllowed, notFound, notReady, otlpOnOtherPort } from './errors.js';
 import { ingestHandler } from './ingest-route.js';
 import { registerActionRoutes } from './routes/action-routes.js';
@@ -26,6 +26,7 @@ export interface RestAppOptions {
 
 export function createRestApp(svc: ServiceContext, options: RestAppOptions = {}): Koa {
   const app = new Koa();
+  app.on('error', quietClientAborts(svc.logger));
   app.use(errorMiddleware(svc.logger));
   for (const mw of options.before ?? []) app.use(mw);
 
