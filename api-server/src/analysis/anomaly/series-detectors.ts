@@ -45,6 +45,8 @@ export class SeriesDetectors {
   private readonly hw = new HoltWintersModel();
   private readonly residuals = new Float64Array(200);
   private rCount = 0;
+  private rSum = 0;
+  private rSumSq = 0;
   private readonly burst = new SlidingRegression(20);
   private readonly stable = new SlidingRegression(240);
   private readonly recentX = new Float64Array(WINDOW);
@@ -88,8 +90,17 @@ export class SeriesDetectors {
     if (this.hw.usable) {
       const expected = this.hw.predict(1);
       const residual = y - expected;
-      this.residuals[this.rCount % 200] = residual;
+      const slot = this.rCount % 200;
+      if (this.rCount >= 200) {
+        const old = this.residuals[slot] as number;
+        this.rSum -= old;
+        this.rSumSq -= old * old;
+      }
+      this.residuals[slot] = residual;
+      this.rSum += residual;
+      this.rSumSq += residual * residual;
       this.rCount += 1;
+      if (this.rCount % 1000 === 0) this.recomputeResidualSums();
       const sigma = this.residualSigma();
       if (sigma >= 1e-10 && this.rCount >= 10) {
         const s = Math.abs(residual) / sigma;
@@ -116,14 +127,22 @@ export class SeriesDetectors {
     return { firings, consensus: firings.length >= 2, score: Number.isFinite(score) ? score : 0 };
   }
 
+  /** sigma of the last 200 residuals, O(1) from running sums (recomputed exactly every 1000) */
   private residualSigma(): number {
     const n = Math.min(200, this.rCount);
-    let mean = 0;
-    for (let k = 0; k < n; k += 1) mean += this.residuals[k] as number;
-    mean /= n;
-    let v = 0;
-    for (let k = 0; k < n; k += 1) v += ((this.residuals[k] as number) - mean) ** 2;
-    return Math.sqrt(v / n);
+    const mean = this.rSum / n;
+    return Math.sqrt(Math.max(0, this.rSumSq / n - mean * mean));
+  }
+
+  private recomputeResidualSums(): void {
+    const n = Math.min(200, this.rCount);
+    this.rSum = 0;
+    this.rSumSq = 0;
+    for (let k = 0; k < n; k += 1) {
+      const r = this.residuals[k] as number;
+      this.rSum += r;
+      this.rSumSq += r * r;
+    }
   }
 
   toJSON(): { points: [number, number][] } {

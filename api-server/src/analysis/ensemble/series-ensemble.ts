@@ -31,38 +31,75 @@ export interface EnsembleState {
   points: [number, number][];
 }
 
+/**
+ * One model's signed one-step residuals over the last hour (240 points) with running sums, so the
+ * MAE, MSE and the sigma of the last 200 are O(1) to read; the sums are recomputed exactly every
+ * 1000 pushes to bound drift.
+ */
 class ErrorRing {
   readonly residuals = new Float64Array(ERROR_RING);
   head = 0;
   count = 0;
+  private sumAbs = 0;
+  private sumSq = 0;
+  private sum200 = 0;
+  private sumSq200 = 0;
+  private pushes = 0;
+
   push(e: number): void {
+    if (this.count === ERROR_RING) {
+      const old = this.residuals[this.head] as number;
+      this.sumAbs -= Math.abs(old);
+      this.sumSq -= old * old;
+      this.head = (this.head + 1) % ERROR_RING;
+      this.count -= 1;
+    }
+    if (this.count >= SIGMA_WINDOW) {
+      const leaving = this.at(this.count - SIGMA_WINDOW);
+      this.sum200 -= leaving;
+      this.sumSq200 -= leaving * leaving;
+    }
     this.residuals[(this.head + this.count) % ERROR_RING] = e;
-    if (this.count < ERROR_RING) this.count += 1;
-    else this.head = (this.head + 1) % ERROR_RING;
+    this.count += 1;
+    this.sumAbs += Math.abs(e);
+    this.sumSq += e * e;
+    this.sum200 += e;
+    this.sumSq200 += e * e;
+    this.pushes += 1;
+    if (this.pushes % 1000 === 0) this.recompute();
   }
   at(k: number): number {
     return this.residuals[(this.head + k) % ERROR_RING] as number;
   }
   mae(): number {
-    let s = 0;
-    for (let k = 0; k < this.count; k += 1) s += Math.abs(this.at(k));
-    return s / this.count;
+    return Math.max(0, this.sumAbs) / this.count;
   }
   mse(): number {
-    let s = 0;
-    for (let k = 0; k < this.count; k += 1) s += this.at(k) ** 2;
-    return s / this.count;
+    return Math.max(0, this.sumSq) / this.count;
   }
   /** population standard deviation of the last 200 residuals */
   sigma(): number {
     const n = Math.min(SIGMA_WINDOW, this.count);
     if (n < 2) return 0;
-    let mean = 0;
-    for (let k = this.count - n; k < this.count; k += 1) mean += this.at(k);
-    mean /= n;
-    let v = 0;
-    for (let k = this.count - n; k < this.count; k += 1) v += (this.at(k) - mean) ** 2;
-    return Math.sqrt(v / n);
+    const mean = this.sum200 / n;
+    return Math.sqrt(Math.max(0, this.sumSq200 / n - mean * mean));
+  }
+  toJSON(): number[] {
+    const out: number[] = [];
+    for (let k = 0; k < this.count; k += 1) out.push(this.at(k));
+    return out;
+  }
+  private recompute(): void {
+    this.sumAbs = this.sumSq = this.sum200 = this.sumSq200 = 0;
+    for (let k = 0; k < this.count; k += 1) {
+      const e = this.at(k);
+      this.sumAbs += Math.abs(e);
+      this.sumSq += e * e;
+      if (k >= this.count - SIGMA_WINDOW) {
+        this.sum200 += e;
+        this.sumSq200 += e * e;
+      }
+    }
   }
 }
 
