@@ -26,6 +26,7 @@ import { BearerKey } from './http/bearer-auth.js';
 import { createOtlpApp } from './http/otlp-app.js';
 import { createRestApp } from './http/rest-app.js';
 import type { ServiceContext } from './http/service-context.js';
+import { RemoteWriteDecoder } from './ingest/remote-write/remote-write-decoder.js';
 import { IngestPipeline } from './pipeline/ingest-pipeline.js';
 import { TokenBucket } from './pipeline/token-bucket.js';
 import { SimulationInjector } from './simulation/injector.js';
@@ -150,10 +151,10 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     servers.push(server);
     return (server.address() as AddressInfo).port;
   };
-  const restApp = createRestApp(svc);
-  svc.ports.rest = await listen(restApp, settings.port);
-  svc.ports.otlp = await listen(createOtlpApp(svc), settings.otlpPort);
-  svc.ports.dashboard = await listen(createRestApp(svc), settings.dashboardPort);
+  const remoteWrite = new RemoteWriteDecoder();
+  svc.ports.rest = await listen(createRestApp(svc, { remoteWrite }), settings.port);
+  svc.ports.otlp = await listen(createOtlpApp(svc, { extraRoutes: [['/api/v2/write', remoteWrite]] }), settings.otlpPort);
+  svc.ports.dashboard = await listen(createRestApp(svc, { remoteWrite }), settings.dashboardPort);
   logger.info({ ports: svc.ports, bind: settings.bindAddress, data_dir: settings.dataDir, edition: settings.edition }, 'listening');
 
   // restore: snapshots and analysis state, control plane, actions; then ready
