@@ -26,6 +26,8 @@ import { BearerKey } from './http/bearer-auth.js';
 import { createOtlpApp } from './http/otlp-app.js';
 import { createRestApp } from './http/rest-app.js';
 import type { ServiceContext } from './http/service-context.js';
+import { BulkDecoder } from './ingest/bulk/bulk-decoder.js';
+import { LokiPushDecoder } from './ingest/loki/loki-push-decoder.js';
 import { RemoteWriteDecoder } from './ingest/remote-write/remote-write-decoder.js';
 import { IngestPipeline } from './pipeline/ingest-pipeline.js';
 import { TokenBucket } from './pipeline/token-bucket.js';
@@ -153,7 +155,19 @@ export async function startServer(settings: Settings, options: StartOptions = {}
   };
   const remoteWrite = new RemoteWriteDecoder();
   svc.ports.rest = await listen(createRestApp(svc, { remoteWrite }), settings.port);
-  svc.ports.otlp = await listen(createOtlpApp(svc, { extraRoutes: [['/api/v2/write', remoteWrite]] }), settings.otlpPort);
+  const loki = new LokiPushDecoder();
+  const bulk = new BulkDecoder();
+  svc.ports.otlp = await listen(
+    createOtlpApp(svc, {
+      extraRoutes: [
+        ['/api/v2/write', remoteWrite],
+        ['/loki/api/v1/push', loki],
+        ['/_bulk', bulk],
+        ['/:index/_bulk', bulk],
+      ],
+    }),
+    settings.otlpPort,
+  );
   svc.ports.dashboard = await listen(createRestApp(svc, { remoteWrite }), settings.dashboardPort);
   logger.info({ ports: svc.ports, bind: settings.bindAddress, data_dir: settings.dataDir, edition: settings.edition }, 'listening');
 
