@@ -32,6 +32,7 @@ import { RemoteWriteDecoder } from './ingest/remote-write/remote-write-decoder.j
 import { IngestPipeline } from './pipeline/ingest-pipeline.js';
 import { TokenBucket } from './pipeline/token-bucket.js';
 import { SimulationInjector } from './simulation/injector.js';
+import { StatsdListener } from './statsd/statsd-listener.js';
 import { LevelActionStore } from './storage/action-store.js';
 import { AnalysisStore } from './storage/analysis-store.js';
 import { SelfMetrics } from './telemetry/self-metrics.js';
@@ -169,6 +170,8 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     settings.otlpPort,
   );
   svc.ports.dashboard = await listen(createRestApp(svc, { remoteWrite }), settings.dashboardPort);
+  const statsd = new StatsdListener({ offer: (b) => pipeline.offer(b), dropped: (r, n) => metrics.droppedRecords(r, n), now });
+  svc.ports.statsd = await statsd.start(settings.statsdPort, settings.bindAddress);
   logger.info({ ports: svc.ports, bind: settings.bindAddress, data_dir: settings.dataDir, edition: settings.edition }, 'listening');
 
   // restore: snapshots and analysis state, control plane, actions; then ready
@@ -191,6 +194,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
           s.close(() => resolve());
           s.closeAllConnections();
         })));
+        await statsd.stop();
         await loop.stop();
         await db.close();
         logger.info('stopped');

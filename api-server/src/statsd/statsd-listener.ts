@@ -1,0 +1,47 @@
+/**
+ * The StatsD UDP listener (SVC_STATSD_PORT): each datagram is parsed, bad lines are counted and
+ * skipped, and the records join the same ingest pipeline as every other source. A datagram that
+ * arrives while the ingest queue is full is dropped and counted (UDP has no back-channel).
+ */
+import { createSocket } from 'node:dgram';
+import type { Socket } from 'node:dgram';
+import type { DecodedBatch } from '../ingest/records.js';
+import { StatsdParser } from '../ingest/statsd/statsd-parser.js';
+
+export interface StatsdPorts {
+  offer(batch: DecodedBatch): boolean;
+  dropped(reason: 'statsd_bad_line' | 'queue_full', n: number): void;
+  now(): number;
+}
+
+export class StatsdListener {
+  private socket: Socket | undefined;
+  private readonly parser = new StatsdParser();
+
+  constructor(private readonly ports: StatsdPorts) {}
+
+  async start(port: number, address: string): Promise<number> {
+    const socket = createSocket(address.includes(':') ? 'udp6' : 'udp4');
+    socket.on('message', (message) => this.onDatagram(message));
+    socket.on('error', () => undefined); // a bad datagram never kills the socket
+    await new Promise<void>((resolve, reject) => {
+      socket.once('error', reject);
+      socket.bind(port, address, () => resolve());
+    });
+    this.socket = socket;
+    return socket.address().port;
+  }
+
+  async stop(): Promise<void> {
+    const socket = this.socket;
+    this.socket = undefined;
+    if (socket !== undefined) await new Promise<void>((resolve) => socket.close(() => resolve()));
+  }
+
+  private onDatagram(message: Buffer): void {
+    const { metrics, badLines } = this.parser.parse(message.toString('utf8'), this.ports.now());
+    if (badLines > 0) this.ports.dropped('statsd_bad_line', badLines);
+    if (metrics.length === 0) return;
+    if (!this.ports.offer({ metrics, logs: [], spans: [], rejected: 0 })) this.ports.dropped('queue_full', metrics.length);
+  }
+}
