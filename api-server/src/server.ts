@@ -33,6 +33,7 @@ import { IngestPipeline } from './pipeline/ingest-pipeline.js';
 import { TokenBucket } from './pipeline/token-bucket.js';
 import { SimulationInjector } from './simulation/injector.js';
 import { StatsdListener } from './statsd/statsd-listener.js';
+import { GrpcIngestServer } from './grpc/grpc-ingest-server.js';
 import { LevelActionStore } from './storage/action-store.js';
 import { AnalysisStore } from './storage/analysis-store.js';
 import { SelfMetrics } from './telemetry/self-metrics.js';
@@ -172,6 +173,13 @@ export async function startServer(settings: Settings, options: StartOptions = {}
   svc.ports.dashboard = await listen(createRestApp(svc, { remoteWrite }), settings.dashboardPort);
   const statsd = new StatsdListener({ offer: (b) => pipeline.offer(b), dropped: (r, n) => metrics.droppedRecords(r, n), now });
   svc.ports.statsd = await statsd.start(settings.statsdPort, settings.bindAddress);
+  const grpcServer = new GrpcIngestServer({
+    auth,
+    tryTake: () => svc.bucket.tryTake(),
+    offer: (b) => pipeline.offer(b),
+    dropped: (r, n) => metrics.droppedRecords(r, n),
+  });
+  svc.ports.grpc = await grpcServer.start(settings.grpcPort, settings.bindAddress);
   logger.info({ ports: svc.ports, bind: settings.bindAddress, data_dir: settings.dataDir, edition: settings.edition }, 'listening');
 
   // restore: snapshots and analysis state, control plane, actions; then ready
@@ -195,6 +203,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
           s.closeAllConnections();
         })));
         await statsd.stop();
+        await grpcServer.stop();
         await loop.stop();
         await db.close();
         logger.info('stopped');

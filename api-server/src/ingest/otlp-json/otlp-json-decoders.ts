@@ -21,8 +21,7 @@ function checkOtlpMedia(contentType: string, contentEncoding: string): Unsupport
   return undefined;
 }
 
-function envelope(body: Buffer, key: string): Json[] {
-  const doc = parseJsonBody(body);
+function envelope(doc: Json, key: string): Json[] {
   if (!isObject(doc)) throw new DecodeError(`body must be a JSON object with ${key}`, key);
   return arrayAt(doc, key, '');
 }
@@ -32,9 +31,10 @@ function identityOf(resource: Json, path: string) {
   return { identity: resolveFromResourceAttributes((n) => attrs.get(n)), attrs };
 }
 
-function decodeMetrics(body: Buffer): DecodedBatch {
+/** An OTLP metrics export request already parsed (JSON, or gRPC converted to the JSON shape). */
+export function decodeMetricsDocument(doc: Json): DecodedBatch {
   const batch = emptyBatch();
-  const resources = envelope(body, 'resourceMetrics');
+  const resources = envelope(doc, 'resourceMetrics');
   for (let r = 0; r < resources.length; r += 1) {
     const rPath = `resourceMetrics[${r}]`;
     const rm = objectAt(resources, r, 'resourceMetrics');
@@ -85,9 +85,10 @@ function pointValue(point: Record<string, Json>, kind: string, path: string): nu
   return sum === undefined || count === undefined || count === 0 ? undefined : sum / count;
 }
 
-function decodeLogs(body: Buffer): DecodedBatch {
+/** An OTLP logs export request already parsed (JSON, or gRPC converted to the JSON shape). */
+export function decodeLogsDocument(doc: Json): DecodedBatch {
   const batch = emptyBatch();
-  const resources = envelope(body, 'resourceLogs');
+  const resources = envelope(doc, 'resourceLogs');
   for (let r = 0; r < resources.length; r += 1) {
     const rPath = `resourceLogs[${r}]`;
     const rl = objectAt(resources, r, 'resourceLogs');
@@ -121,9 +122,10 @@ function decodeLogs(body: Buffer): DecodedBatch {
   return batch;
 }
 
-function decodeTraces(body: Buffer): DecodedBatch {
+/** An OTLP traces export request already parsed (JSON, or gRPC converted to the JSON shape). */
+export function decodeTracesDocument(doc: Json): DecodedBatch {
   const batch = emptyBatch();
-  const resources = envelope(body, 'resourceSpans');
+  const resources = envelope(doc, 'resourceSpans');
   for (let r = 0; r < resources.length; r += 1) {
     const rPath = `resourceSpans[${r}]`;
     const rs = objectAt(resources, r, 'resourceSpans');
@@ -161,16 +163,16 @@ function decodeTraces(body: Buffer): DecodedBatch {
   return batch;
 }
 
-function decoder(source: 'metrics' | 'logs' | 'traces', decode: (body: Buffer) => DecodedBatch): HttpIngestDecoder {
+function decoder(source: 'metrics' | 'logs' | 'traces', decode: (doc: Json) => DecodedBatch): HttpIngestDecoder {
   return {
     source,
     checkMedia: checkOtlpMedia,
     decode(request: IngestRequest): IngestResult {
-      return { batch: decode(request.body), status: 200, responseBody: { partialSuccess: {} } };
+      return { batch: decode(parseJsonBody(request.body)), status: 200, responseBody: { partialSuccess: {} } };
     },
   };
 }
 
-export const otlpMetricsDecoder = decoder('metrics', decodeMetrics);
-export const otlpLogsDecoder = decoder('logs', decodeLogs);
-export const otlpTracesDecoder = decoder('traces', decodeTraces);
+export const otlpMetricsDecoder = decoder('metrics', decodeMetricsDocument);
+export const otlpLogsDecoder = decoder('logs', decodeLogsDocument);
+export const otlpTracesDecoder = decoder('traces', decodeTracesDocument);
