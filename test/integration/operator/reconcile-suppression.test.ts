@@ -75,8 +75,8 @@ describe('operator: Suppression CRs reach the sidecar and leave it on deletion (
     const orphan = await h.sidecar.createSuppression({ workload: `${h.ns}/Deployment/a`, start, end, owner: `k8s:${h.ns}/ghost/00000000-0000-0000-0000-000000000000` });
     const manual = await h.svc.post('/suppressions', { workload: `${h.ns}/Deployment/b`, start, end });
     expect(manual.status).to.equal(201);
-    // the sweep runs on leadership start and every 60 s; run one now through the same reconciler path
-    const removed = await (h.operator as unknown as { supReconciler: { sweep(): Promise<number> } }).supReconciler.sweep();
+    // the sweep runs on leadership start and every 60 s; run one now
+    const removed = await h.operator.sweepNow();
     expect(removed).to.be.greaterThanOrEqual(1);
     const ids = (await h.sidecar.listSuppressions()).map((w) => w.id);
     expect(ids).to.not.include(orphan.id);
