@@ -4,12 +4,14 @@
  */
 import { runAnalysisBench } from './analysis-tick.js';
 import { runHttpBench } from './http-service.js';
+import { runIngestBench } from './ingest-decoders.js';
 
 type Bench = [string, () => Promise<{ name: string; value: string }[]>];
 
 const benches: Bench[] = [
   ['analysis tick', runAnalysisBench],
   ['http service', runHttpBench],
+  ['ingest decoders', runIngestBench],
 ];
 
 console.log(`faultline benchmarks — node ${process.version}, ${new Date().toISOString()}`);
