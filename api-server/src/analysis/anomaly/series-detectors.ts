@@ -8,7 +8,9 @@
  * Consensus: two or more methods on the same point.
  *
  * The per-point anomaly score in [0, 1] (what `npm run eval:nab` scores) is s / (s + 3) of the
- * strongest method's score in sigmas, so 3 sigma maps to 0.5; ca_ilr contributes metricR.
+ * larger of the zscore and seasonal deviations in sigmas, so 3 sigma maps to 0.5. mad and ca_ilr
+ * still fire and count for consensus but stay out of the score: on the benchmark their scores
+ * saturate on flat stretches and on slow ramps (docs/nab.md).
  * Persistence replays the last 300 points. Non-finite input is ignored.
  */
 import { HoltWintersModel } from '../ensemble/models.js';
@@ -28,8 +30,13 @@ export interface Firing {
 export interface DetectorOutput {
   firings: Firing[];
   consensus: boolean;
+  /** anomaly score in [0, 1]: the larger of the zscore and seasonal scores */
   score: number;
+  /** each method's own score in [0, 1] for this point (0 while it warms up) */
+  methodScores: Record<AnomalyMethodName, number>;
 }
+
+const squash = (s: number): number => (Number.isFinite(s) && s > 0 ? s / (s + THRESHOLD) : 0);
 
 const WINDOW = 300;
 const THRESHOLD = 3;
@@ -54,9 +61,9 @@ export class SeriesDetectors {
   private points = 0;
 
   observe(y: number, xSeconds: number): DetectorOutput {
-    if (!Number.isFinite(y) || !Number.isFinite(xSeconds)) return { firings: [], consensus: false, score: 0 };
+    const methodScores: Record<AnomalyMethodName, number> = { zscore: 0, mad: 0, seasonal: 0, ca_ilr: 0 };
+    if (!Number.isFinite(y) || !Number.isFinite(xSeconds)) return { firings: [], consensus: false, score: 0, methodScores };
     const firings: Firing[] = [];
-    let strongest = 0;
 
     // zscore over the ring including the current value
     if (this.n === WINDOW) {
@@ -75,13 +82,13 @@ export class SeriesDetectors {
       const mu = this.sum / this.n;
       const sigma = Math.sqrt(Math.max(0, this.sumSq / this.n - mu * mu));
       const z = Math.abs(y - mu) / (sigma + 1e-10);
-      if (sigma > 1e-9) strongest = Math.max(strongest, z);
+      if (sigma > 1e-9) methodScores.zscore = squash(z);
       if (sigma > 1e-9 && z > THRESHOLD) firings.push({ method: 'zscore', value: y, expected: mu, score: (y - mu) / (sigma + 1e-10) });
       const med = this.values.median();
       const madSigma = 1.4826 * this.values.medianAbsDeviation(med);
       if (madSigma >= 1e-10) {
         const m = Math.abs(y - med) / madSigma;
-        strongest = Math.max(strongest, m);
+        methodScores.mad = squash(m);
         if (m > THRESHOLD) firings.push({ method: 'mad', value: y, expected: med, score: m });
       }
     }
@@ -104,7 +111,7 @@ export class SeriesDetectors {
       const sigma = this.residualSigma();
       if (sigma >= 1e-10 && this.rCount >= 10) {
         const s = Math.abs(residual) / sigma;
-        strongest = Math.max(strongest, s);
+        methodScores.seasonal = squash(s);
         if (s > THRESHOLD) firings.push({ method: 'seasonal', value: y, expected, score: s });
       }
     }
@@ -114,17 +121,17 @@ export class SeriesDetectors {
     this.burst.push(xSeconds, y);
     this.stable.push(xSeconds, y);
     const r = metricRatio(this.burst, this.stable, NOISE_GATE);
+    if (r !== null) methodScores.ca_ilr = squash(r);
     if (r !== null && r > THRESHOLD) {
       firings.push({ method: 'ca_ilr', value: r, expected: this.stable.predict(xSeconds), score: r });
-      strongest = Math.max(strongest, r);
     }
+
 
     const slot = this.points % WINDOW;
     this.recentX[slot] = xSeconds;
     this.recentY[slot] = y;
     this.points += 1;
-    const score = strongest / (strongest + THRESHOLD);
-    return { firings, consensus: firings.length >= 2, score: Number.isFinite(score) ? score : 0 };
+    return { firings, consensus: firings.length >= 2, score: Math.max(methodScores.zscore, methodScores.seasonal), methodScores };
   }
 
   /** sigma of the last 200 residuals, O(1) from running sums (recomputed exactly every 1000) */

@@ -1,0 +1,74 @@
+/**
+ * npm run eval:nab -- --data <dir> --windows <json> --out <dir> [--profiles <json>]
+ * Streams every CSV of every category folder through SeriesDetectors (the service's class and
+ * parameters), writes <out>/<category>/faultline_<file>.csv and prints the three profile scores
+ * (one threshold per profile over the whole corpus). Files absent from the windows file have no windows.
+ */
+import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SeriesDetectors } from '../../api-server/src/analysis/anomaly/index.js';
+import { scoreCorpus, type CostMatrix, type ScoredFile } from './scorer.js';
+
+function arg(name: string, fallback?: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  const v = i >= 0 ? process.argv[i + 1] : fallback;
+  if (v === undefined) throw new Error(`--${name}: required`);
+  return v;
+}
+
+const dataDir = arg('data');
+const windowsPath = arg('windows');
+const outDir = arg('out');
+const profilesPath = arg('profiles', join(windowsPath, '..', 'profiles.json'));
+const windowsJson = JSON.parse(readFileSync(windowsPath, 'utf8')) as Record<string, [string, string][]>;
+const profiles = JSON.parse(readFileSync(profilesPath, 'utf8')) as Record<string, { CostMatrix: CostMatrix }>;
+
+const ts = (s: string): string => s.trim().slice(0, 19);
+const files: ScoredFile[] = [];
+const methodFiles: Record<string, ScoredFile[]> = { zscore: [], mad: [], seasonal: [], ca_ilr: [] };
+
+for (const category of readdirSync(dataDir).sort()) {
+  const catDir = join(dataDir, category);
+  if (!statSync(catDir).isDirectory()) continue;
+  for (const name of readdirSync(catDir).filter((f) => f.endsWith('.csv')).sort()) {
+    const lines = readFileSync(join(catDir, name), 'utf8').split('\n').slice(1).filter((l) => l.trim() !== '');
+    const stamps: string[] = [];
+    const values: number[] = [];
+    for (const line of lines) {
+      const [t, v] = line.split(',');
+      stamps.push(ts(t ?? ''));
+      values.push(Number(v));
+    }
+    const det = new SeriesDetectors();
+    const scores = new Float64Array(values.length);
+    const perMethod: Record<string, Float64Array> = {};
+    for (const m of Object.keys(methodFiles)) perMethod[m] = new Float64Array(values.length);
+    const t0 = Date.parse(`${stamps[0] ?? ''}Z`);
+    for (let i = 0; i < values.length; i += 1) {
+      const x = (Date.parse(`${stamps[i] ?? ''}Z`) - t0) / 1000;
+      const out = det.observe(values[i] ?? NaN, Number.isFinite(x) ? x : i);
+      scores[i] = out.score;
+      for (const m of Object.keys(methodFiles)) (perMethod[m] as Float64Array)[i] = out.methodScores[m as keyof typeof out.methodScores];
+    }
+    const windows = (windowsJson[`${category}/${name}`] ?? []).map(([a, b]): [number, number] => {
+      const s = stamps.findIndex((x) => x >= ts(a));
+      let e = stamps.length - 1;
+      while (e > 0 && (stamps[e] as string) > ts(b)) e -= 1;
+      return [s < 0 ? stamps.length : s, e];
+    });
+    files.push({ scores, windows });
+    for (const m of Object.keys(methodFiles)) (methodFiles[m] as ScoredFile[]).push({ scores: perMethod[m] as Float64Array, windows });
+    mkdirSync(join(outDir, category), { recursive: true });
+    const labels = new Uint8Array(values.length);
+    for (const [a, b] of windows) for (let i = a; i <= b; i += 1) labels[i] = 1;
+    const rows = values.map((v, i) => `${stamps[i] ?? ''},${v},${(scores[i] ?? 0).toFixed(6)},${labels[i] ?? 0}`);
+    writeFileSync(join(outDir, category, `faultline_${name}`), `timestamp,value,anomaly_score,label\n${rows.join('\n')}\n`);
+  }
+}
+
+console.log(`${files.length} files, ${files.reduce((a, f) => a + f.windows.length, 0)} windows`);
+for (const [profile, { CostMatrix: cost }] of Object.entries(profiles)) {
+  const best = scoreCorpus(files, cost);
+  const single = Object.entries(methodFiles).map(([m, fs]) => `${m} ${scoreCorpus(fs, cost).normalised.toFixed(1)}`);
+  console.log(`${profile.padEnd(20)} detectors ${best.normalised.toFixed(1)} (threshold ${best.threshold.toFixed(4)}); single methods: ${single.join(', ')}`);
+}
