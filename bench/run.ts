@@ -5,10 +5,12 @@
 import { runAnalysisBench } from './analysis-tick.js';
 import { runHttpBench } from './http-service.js';
 import { runIngestBench } from './ingest-decoders.js';
+import { runRegressionBench } from './regression.js';
 
 type Bench = [string, () => Promise<{ name: string; value: string }[]>];
 
 const benches: Bench[] = [
+  ['regression, ensemble and detectors', runRegressionBench],
   ['analysis tick', runAnalysisBench],
   ['http service', runHttpBench],
   ['ingest decoders', runIngestBench],
