@@ -21,6 +21,7 @@ import type { Settings } from './config/settings.js';
 import { ControlPlane } from './control/control-plane.js';
 import { normaliseOverrides, weightOverridesBody } from './control/weight-overrides.js';
 import { AnalyzerLoop } from './engine/analyzer-loop.js';
+import { RetentionSweeper } from './engine/retention-sweeper.js';
 import { EventHub } from './events/event-hub.js';
 import { BearerKey } from './http/bearer-auth.js';
 import { createOtlpApp } from './http/otlp-app.js';
@@ -186,6 +187,8 @@ export async function startServer(settings: Settings, options: StartOptions = {}
   const restored = await restore(svc, bootstrapWeights);
   await actions.load();
   loop.start();
+  const retention = new RetentionSweeper(store, d.kpiRetentionDays, now, (error) => logger.error({ err: error }, 'retention sweep failed'));
+  retention.start(10 * 60_000);
   ready = true;
   logger.info({ workloads: restored.workloads, reset_over_cap: restored.reset }, `restored ${restored.workloads} workloads; ready`);
 
@@ -205,6 +208,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
         await statsd.stop();
         await grpcServer.stop();
         await loop.stop();
+        await retention.stop();
         await db.close();
         logger.info('stopped');
       })();

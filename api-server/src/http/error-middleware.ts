@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { HttpError } from './errors.js';
+import { HttpError, methodNotAllowed } from './errors.js';
 
 export interface ErrorLogger {
   error(fields: Record<string, unknown>, message: string): void;
@@ -21,6 +21,8 @@ export function errorMiddleware(logger: ErrorLogger) {
   return async (ctx: Context, next: Next): Promise<void> => {
     try {
       await next();
+      // the router answers a known path with another method by status 405 and an Allow header
+      if (ctx.status === 405) ctx.body = methodNotAllowed('').body();
     } catch (error) {
       const http =
         error instanceof HttpError ? error : new HttpError(500, 'internal', 'internal error');

@@ -7,7 +7,7 @@ import Koa from 'koa';
 import type { HttpIngestDecoder } from '../ingest/decoder.js';
 import { otlpLogsDecoder, otlpMetricsDecoder, otlpTracesDecoder } from '../ingest/otlp-json/otlp-json-decoders.js';
 import { errorMiddleware, quietClientAborts } from './error-middleware.js';
-import { methodNotAllowed, notFound } from './errors.js';
+import { notFound } from './errors.js';
 import { ingestHandler } from './ingest-route.js';
 import type { ServiceContext } from './service-context.js';
 
@@ -20,7 +20,7 @@ export function createOtlpApp(svc: ServiceContext, options: OtlpAppOptions = {})
   const app = new Koa();
   app.on('error', quietClientAborts(svc.logger));
   app.use(errorMiddleware(svc.logger));
-  const router = new Router();
+  const router = new Router({ strict: true });
   router.use(svc.auth.middleware());
   const routes: [string, HttpIngestDecoder][] = [
     ['/otlp/v1/metrics', otlpMetricsDecoder],
@@ -33,9 +33,11 @@ export function createOtlpApp(svc: ServiceContext, options: OtlpAppOptions = {})
   ];
   for (const [path, decoder] of routes) router.post(path, ingestHandler(svc, decoder));
   app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true, methodNotAllowed: () => methodNotAllowed('POST') }));
-  app.use(() => {
-    throw notFound();
+  app.use(router.allowedMethods());
+  // unknown route: 404 JSON; the router's allowedMethods above turns a known path into 405 + Allow
+  app.use((ctx) => {
+    ctx.status = 404;
+    ctx.body = notFound().body();
   });
   return app;
 }

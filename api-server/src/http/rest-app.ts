@@ -7,7 +7,7 @@ import { Router } from '@koa/router';
 import Koa from 'koa';
 import type { HttpIngestDecoder } from '../ingest/decoder.js';
 import { errorMiddleware, quietClientAborts } from './error-middleware.js';
-import { methodNotAllowed, notFound, notReady, otlpOnOtherPort } from './errors.js';
+import { notFound, notReady, otlpOnOtherPort } from './errors.js';
 import { ingestHandler } from './ingest-route.js';
 import { registerActionRoutes } from './routes/action-routes.js';
 import { registerControlRoutes } from './routes/control-routes.js';
@@ -30,10 +30,10 @@ export function createRestApp(svc: ServiceContext, options: RestAppOptions = {})
   app.use(errorMiddleware(svc.logger));
   for (const mw of options.before ?? []) app.use(mw);
 
-  const open = new Router({ prefix: '/api/v2' });
+  const open = new Router({ prefix: '/api/v2', strict: true });
   registerHealthRoutes(open, svc);
 
-  const api = new Router({ prefix: '/api/v2' });
+  const api = new Router({ prefix: '/api/v2', strict: true });
   api.use(svc.auth.middleware());
   api.use(async (ctx, next) => {
     if (!svc.ready()) throw notReady();
@@ -53,15 +53,12 @@ export function createRestApp(svc: ServiceContext, options: RestAppOptions = {})
 
   for (const router of [open, api]) {
     app.use(router.routes());
-    app.use(router.allowedMethods({ throw: true, methodNotAllowed: () => methodNotAllowed(allowOf(router)) }));
+    app.use(router.allowedMethods());
   }
-  app.use(() => {
-    throw notFound();
+  // unknown route: 404 JSON; the router's allowedMethods above turns a known path into 405 + Allow
+  app.use((ctx) => {
+    ctx.status = 404;
+    ctx.body = notFound().body();
   });
   return app;
-}
-
-/** The Allow header is set by the router before it throws; this only carries the error shape. */
-function allowOf(_router: Router): string {
-  return '';
 }
