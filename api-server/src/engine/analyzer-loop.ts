@@ -93,6 +93,7 @@ export class AnalyzerLoop {
         anomalies: output.anomalies,
         ruptures: output.ruptures,
         fingerprints: output.fingerprints,
+        rawPoints: this.pipeline.rawPoints.take(),
       });
       if (stateDue) this.dirtyState.clear();
       for (const band of output.bandEvents) this.hub.publish(band);
@@ -111,7 +112,7 @@ export class AnalyzerLoop {
     const snapshots = keys
       .map((key) => ({ snapshot: this.core.snapshot(key), state: this.core.exportWorkload(key) }))
       .filter((s): s is { snapshot: WorkloadSnapshot; state: unknown } => s.snapshot !== undefined);
-    await this.store.writeTick({ snapshots, history: [], anomalies: [], ruptures: [], fingerprints: [] });
+    await this.store.writeTick({ snapshots, history: [], anomalies: [], ruptures: [], fingerprints: [], rawPoints: this.pipeline.rawPoints.take(true) });
   }
 }
 

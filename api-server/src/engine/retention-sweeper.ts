@@ -1,5 +1,6 @@
 /**
- * Retention of what the analysis stores (analytics.md §11): KPI history 15 s for 7 days, 1 min for
+ * Retention of what the analysis stores (analytics.md §11): raw 15-second metric means and KPI
+ * history 15 s for 7 days, 1 min for
  * 30 days, 5 min for a year, 1 h for 400 days, every tier capped by `storage.retention.kpis_days`;
  * anomalies and explain records for 7 days. Runs in the background every `everyMs`.
  */
@@ -46,6 +47,7 @@ export class RetentionSweeper {
       try {
         const now = this.now();
         for (const [tier, days] of TIER_DAYS) deleted += await this.store.expire(tier, now - Math.min(days, this.kpiRetentionDays) * DAY_MS);
+        await this.store.expireRaw(now - 7 * DAY_MS);
         await this.store.expireAnomalies(now - EVENT_RETENTION_DAYS * DAY_MS);
         await this.store.expireRuptures(now - EVENT_RETENTION_DAYS * DAY_MS);
       } catch (error) {

@@ -7,6 +7,7 @@
  */
 import type { AnalysisCore } from '../analysis/contract.js';
 import type { DecodedBatch } from '../ingest/records.js';
+import { RawPointBuckets } from './raw-point-buckets.js';
 
 export const RAW_RETENTION_MS = 7 * 24 * 3_600_000;
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
@@ -21,6 +22,8 @@ export class IngestPipeline {
   private pendingRecords = 0;
   private drainScheduled = false;
   readonly totals = { metrics: 0, logs: 0, traces: 0 };
+  /** 15-second means of every accepted metric point, for the raw storage tier */
+  readonly rawPoints = new RawPointBuckets();
 
   constructor(
     private readonly core: AnalysisCore,
@@ -69,6 +72,7 @@ export class IngestPipeline {
         else if (m.timeMs > newest) future += 1;
         else {
           this.core.observeMetric(m);
+          this.rawPoints.add(m);
           metrics += 1;
         }
       }

@@ -27,6 +27,14 @@ export interface KpiPoint {
 
 export type HistoryTier = 'raw' | '1m' | '5m' | '1h';
 
+export interface RawMetricPoint {
+  workload: string;
+  metric: string;
+  bucketStartMs: number;
+  mean: number;
+  count: number;
+}
+
 export interface TickWrite {
   /** `state` undefined: only the snapshot is written, the state stored earlier stays */
   snapshots: { snapshot: WorkloadSnapshot; state: unknown }[];
@@ -34,6 +42,8 @@ export interface TickWrite {
   anomalies: AnomalyEvent[];
   ruptures: ExplainRecord[];
   fingerprints: Fingerprint[];
+  /** 15-second metric means for the raw tier */
+  rawPoints?: RawMetricPoint[];
 }
 
 const pad = (t: number): string => Math.max(0, Math.floor(t)).toString().padStart(15, '0');
@@ -45,6 +55,7 @@ export class AnalysisStore {
   private readonly anom;
   private readonly rupt;
   private readonly fp;
+  private readonly raw;
 
   constructor(private readonly db: ClassicLevel<string, string>) {
     this.snap = db.sublevel<string, WorkloadSnapshot>('snap', { valueEncoding: 'json' });
@@ -53,10 +64,12 @@ export class AnalysisStore {
     this.anom = db.sublevel<string, AnomalyEvent>('anom', { valueEncoding: 'json' });
     this.rupt = db.sublevel<string, ExplainRecord>('rupt', { valueEncoding: 'json' });
     this.fp = db.sublevel<string, Fingerprint>('fp', { valueEncoding: 'json' });
+    this.raw = db.sublevel<string, [number, number]>('raw', { valueEncoding: 'json' });
   }
 
   async writeTick(w: TickWrite): Promise<void> {
-    if (w.snapshots.length + w.history.length + w.anomalies.length + w.ruptures.length + w.fingerprints.length === 0) return;
+    const raw = w.rawPoints ?? [];
+    if (w.snapshots.length + w.history.length + w.anomalies.length + w.ruptures.length + w.fingerprints.length + raw.length === 0) return;
     const batch = this.db.batch();
     for (const { snapshot, state } of w.snapshots) {
       batch.put(snapshot.key, snapshot, { sublevel: this.snap });
@@ -66,6 +79,7 @@ export class AnalysisStore {
     for (const a of w.anomalies) batch.put(`${pad(a.timeMs)}!${a.id}`, a, { sublevel: this.anom });
     for (const r of w.ruptures) batch.put(r.ruptureId, r, { sublevel: this.rupt });
     for (const f of w.fingerprints) batch.put(f.id, f, { sublevel: this.fp });
+    for (const p of raw) batch.put(`${pad(p.bucketStartMs)}!${p.workload}!${p.metric}`, [p.mean, p.count], { sublevel: this.raw });
     await batch.write();
   }
 
@@ -117,6 +131,21 @@ export class AnalysisStore {
     }
     await batch.write();
     return n;
+  }
+
+  /** Raw 15-second metric means of one workload and metric, oldest first. */
+  async rawPoints(workload: string, metric: string, fromMs: number, toMs: number): Promise<{ t: number; mean: number; count: number }[]> {
+    const out: { t: number; mean: number; count: number }[] = [];
+    for await (const [key, [mean, count]] of this.raw.iterator({ gte: pad(fromMs), lte: `${pad(toMs)}\xff` })) {
+      const first = key.indexOf('!');
+      const rest = key.slice(first + 1);
+      if (rest === `${workload}!${metric}`) out.push({ t: Number(key.slice(0, first)), mean, count });
+    }
+    return out;
+  }
+
+  async expireRaw(beforeMs: number): Promise<void> {
+    await this.raw.clear({ lt: pad(beforeMs) });
   }
 
   async expireAnomalies(beforeMs: number): Promise<void> {

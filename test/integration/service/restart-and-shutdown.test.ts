@@ -27,6 +27,10 @@ describe('standalone service: LevelDB across restarts, graceful stop', function 
       const list = (await second.get('/ruptures')).body as { ruptures: { workload: { name: string }; status: string; calibration_progress: number }[] };
       expect(list.ruptures.map((r) => r.workload.name)).to.deep.equal(['a', 'b', 'c']);
       for (const r of list.ruptures) expect(r.calibration_progress).to.equal(100);
+      // the raw tier kept every 15-second point of every series
+      const raw = await second.server.context.store.rawPoints('shop/Deployment/a', 'cpu_percent', 0, Date.now());
+      expect(raw).to.have.length(200);
+      expect(raw[0]!.mean).to.be.closeTo(0.3, 1e-9);
       await second.stop();
     } finally {
       await dir.remove();
