@@ -30,6 +30,39 @@ const LOADER_OPTIONS: protoLoader.Options = { keepCase: false, longs: String, en
 
 type UnaryHandler = grpc.handleUnaryCall<unknown, unknown>;
 
+/** Marks a request whose bytes did not decode; the handler answers INVALID_ARGUMENT, not INTERNAL. */
+const UNDECODABLE = Symbol('undecodable');
+interface Undecodable {
+  [UNDECODABLE]: string;
+}
+
+function isUndecodable(request: unknown): request is Undecodable {
+  return typeof request === 'object' && request !== null && UNDECODABLE in request;
+}
+
+/** The service definition with deserializers that never throw (grpc-js would answer INTERNAL). */
+function tolerant(definition: grpc.ServiceDefinition): grpc.ServiceDefinition {
+  const out: Record<string, grpc.MethodDefinition<unknown, unknown>> = {};
+  for (const [name, method] of Object.entries(definition)) {
+    out[name] = {
+      ...method,
+      requestDeserialize: (bytes: Buffer): unknown => {
+        try {
+          return method.requestDeserialize(bytes);
+        } catch (error) {
+          return { [UNDECODABLE]: (error as Error).message };
+        }
+      },
+    };
+  }
+  return out;
+}
+
+function decoded(request: unknown): unknown {
+  if (isUndecodable(request)) throw new DecodeError(`the message is not a valid protobuf of this method: ${request[UNDECODABLE]}`, undefined);
+  return request;
+}
+
 class IngestRefusal extends Error {
   constructor(
     readonly code: grpc.status,
@@ -54,7 +87,7 @@ export class GrpcIngestServer {
     };
     const server = new grpc.Server({ 'grpc.max_receive_message_length': GRPC_MAX_MESSAGE_BYTES, 'grpc.max_send_message_length': GRPC_MAX_MESSAGE_BYTES });
 
-    server.addService(ownPkg.faultline.ingest.v1.IngestService.service, {
+    server.addService(tolerant(ownPkg.faultline.ingest.v1.IngestService.service), {
       WriteMetrics: this.unary((req) => metricsFromIngest(list(req, 'points'))),
       WriteLogs: this.unary((req) => logsFromIngest(list(req, 'lines'))),
       WriteSpans: this.unary((req) => spansFromIngest(list(req, 'spans'))),
@@ -63,9 +96,9 @@ export class GrpcIngestServer {
       StreamSpans: this.stream((req) => spansFromIngest(list(req, 'spans'))),
     });
     const collector = otlpPkg.opentelemetry.proto.collector;
-    server.addService(collector.metrics.v1['MetricsService']!.service, { Export: this.otlpExport((d) => decodeMetricsDocument(d), 'rejectedDataPoints') });
-    server.addService(collector.logs.v1['LogsService']!.service, { Export: this.otlpExport((d) => decodeLogsDocument(d), 'rejectedLogRecords') });
-    server.addService(collector.trace.v1['TraceService']!.service, { Export: this.otlpExport((d) => decodeTracesDocument(d), 'rejectedSpans') });
+    server.addService(tolerant(collector.metrics.v1['MetricsService']!.service), { Export: this.otlpExport((d) => decodeMetricsDocument(d), 'rejectedDataPoints') });
+    server.addService(tolerant(collector.logs.v1['LogsService']!.service), { Export: this.otlpExport((d) => decodeLogsDocument(d), 'rejectedLogRecords') });
+    server.addService(tolerant(collector.trace.v1['TraceService']!.service), { Export: this.otlpExport((d) => decodeTracesDocument(d), 'rejectedSpans') });
 
     const host = address.includes(':') ? `[${address}]` : address;
     const bound = await new Promise<number>((resolve, reject) =>
@@ -111,7 +144,7 @@ export class GrpcIngestServer {
     return (call, callback) => {
       try {
         this.admit(call.metadata);
-        const batch = decode(call.request);
+        const batch = decode(decoded(call.request));
         this.ingest(batch);
         callback(null, { accepted: String(batch.metrics.length + batch.logs.length + batch.spans.length), rejected: String(batch.rejected) });
       } catch (error) {
@@ -135,7 +168,7 @@ export class GrpcIngestServer {
       call.on('data', (request: unknown) => {
         if (failed) return;
         try {
-          const batch = decode(request);
+          const batch = decode(decoded(request));
           this.ingest(batch);
           accepted += batch.metrics.length + batch.logs.length + batch.spans.length;
           rejected += batch.rejected;
@@ -157,7 +190,7 @@ export class GrpcIngestServer {
     return (call, callback) => {
       try {
         this.admit(call.metadata);
-        const batch = decode(toOtlpJsonShape(call.request));
+        const batch = decode(toOtlpJsonShape(decoded(call.request)));
         this.ingest(batch);
         callback(null, batch.rejected > 0 ? { partialSuccess: { [rejectedField]: String(batch.rejected), errorMessage: 'records without a workload identity were dropped' } } : {});
       } catch (error) {

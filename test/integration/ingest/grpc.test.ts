@@ -2,6 +2,7 @@ import { dirname } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { expect } from 'chai';
+import fc from 'fast-check';
 import { protoPath } from '../../../api-server/src/ingest/proto-files.js';
 import type { TestService } from '../../support/service.js';
 import { eventually, startTestService } from '../../support/service.js';
@@ -113,6 +114,33 @@ describe('gRPC ingest under the token bucket', function () {
       c.ingest.close();
       c.metrics.close();
       c.traces.close();
+      await svc.stop();
+      await svc.remove();
+    }
+  });
+});
+
+describe('gRPC ingest: raw bytes that are not the method\'s message', function () {
+  this.timeout(60_000);
+  it('answer INVALID_ARGUMENT (never INTERNAL), for random and truncated messages (property)', async () => {
+    const svc = await startTestService();
+    const identity = (b: Buffer): Buffer => b;
+    const methods = ['/faultline.ingest.v1.IngestService/WriteMetrics', '/faultline.ingest.v1.IngestService/WriteSpans', '/opentelemetry.proto.collector.metrics.v1.MetricsService/Export', '/opentelemetry.proto.collector.trace.v1.TraceService/Export'];
+    const Raw = grpc.makeGenericClientConstructor(
+      Object.fromEntries(methods.map((path, i) => [`m${i}`, { path, requestStream: false, responseStream: false, requestSerialize: identity, requestDeserialize: identity, responseSerialize: identity, responseDeserialize: identity }])),
+      'Raw',
+    );
+    const client = new Raw(`127.0.0.1:${svc.server.ports.grpc}`, grpc.credentials.createInsecure()) as unknown as Record<string, (b: Buffer, cb: (e: grpc.ServiceError | null) => void) => void> & grpc.Client;
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 0, max: methods.length - 1 }), fc.uint8Array({ maxLength: 256 }), async (m, bytes) => {
+          const error = await new Promise<grpc.ServiceError | null>((resolve) => (client[`m${m}`] as (b: Buffer, cb: (e: grpc.ServiceError | null) => void) => void).call(client, Buffer.from(bytes), resolve));
+          if (error !== null) expect([grpc.status.INVALID_ARGUMENT, grpc.status.RESOURCE_EXHAUSTED]).to.include(error.code);
+        }),
+        { numRuns: 200 },
+      );
+    } finally {
+      client.close();
       await svc.stop();
       await svc.remove();
     }
