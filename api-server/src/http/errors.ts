@@ -3,6 +3,7 @@
  * `code`, a human message naming the field and the reason, and `field` where one field is at fault.
  */
 import type { ZodError } from 'zod';
+import { jsonPath } from '../ingest/json-path.js';
 
 export class HttpError extends Error {
   constructor(
@@ -52,7 +53,7 @@ export const notReady = (): HttpError =>
 export function fromZod(error: ZodError, prefix = ''): HttpError {
   const issue = error.issues[0];
   if (issue === undefined) return badRequest('invalid body');
-  const path = issue.path.reduce<string>((acc, part) => (typeof part === 'number' ? `${acc}[${part}]` : acc === '' ? String(part) : `${acc}.${String(part)}`), prefix);
+  const path = jsonPath(issue.path, prefix);
   const field = path === '' ? undefined : path;
   return badRequest(field === undefined ? issue.message : `${field}: ${issue.message}`, field);
 }

@@ -1,9 +1,10 @@
 /**
  * Reading request bodies with a hard limit (api.md §1.6): a declared Content-Length over the limit
- * is refused at once; a streamed body is cut at the limit. Then JSON parsing that skips a UTF-8
- * BOM.
+ * is refused at once; a streamed body is cut at the limit.
  */
 import type { Context } from 'koa';
+import { parseJson } from '../ingest/json-body.js';
+import { DecodeError } from '../ingest/records.js';
 import { badRequest, payloadTooLarge } from './errors.js';
 
 export const INGEST_BODY_LIMIT = 16 * 1024 * 1024;
@@ -33,17 +34,13 @@ export function mediaType(ctx: Context): string {
   return (ctx.get('content-type').split(';')[0] ?? '').trim().toLowerCase();
 }
 
+/** JSON of a REST body; a refusal is a 400 naming the reason. */
 export function parseJsonBody(body: Buffer): unknown {
-  let text = body.toString('utf8');
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (text.trim() === '') throw badRequest('body is empty; a JSON document is required');
   try {
-    // JSON.parse defines `__proto__` as a plain own property (it never invokes the setter); every
-    // consumer reads known members only (zod output objects, Maps for attribute sets), so no key of
-    // the input is ever assigned onto a prototype.
-    return JSON.parse(text) as unknown;
+    return parseJson(body);
   } catch (error) {
-    throw badRequest(`body is not valid JSON: ${(error as Error).message}`);
+    if (error instanceof DecodeError) throw badRequest(error.message);
+    throw error;
   }
 }
 

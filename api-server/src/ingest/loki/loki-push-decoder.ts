@@ -7,6 +7,8 @@
 import { z } from 'zod';
 import type { HttpIngestDecoder, IngestRequest, IngestResult, UnsupportedMedia } from '../decoder.js';
 import { resolveFromLabels } from '../identity.js';
+import { parseJson } from '../json-body.js';
+import { jsonPath } from '../json-path.js';
 import { DecodeError, emptyBatch } from '../records.js';
 
 const entry = z.union([z.tuple([z.string(), z.string()]), z.tuple([z.string(), z.string(), z.record(z.string(), z.unknown())])]);
@@ -28,18 +30,11 @@ export class LokiPushDecoder implements HttpIngestDecoder {
   }
 
   decode(request: IngestRequest): IngestResult {
-    let doc: unknown;
-    try {
-      let text = request.body.toString('utf8');
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      doc = JSON.parse(text);
-    } catch (error) {
-      throw new DecodeError(`body is not valid JSON: ${(error as Error).message}`, undefined);
-    }
+    const doc = parseJson(request.body);
     const parsed = pushBody.safeParse(doc);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      const field = issue.path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc === '' ? String(p) : `${acc}.${String(p)}`), '');
+      const field = jsonPath(issue.path);
       throw new DecodeError(`${field}: ${issue.message}`, field === '' ? undefined : field);
     }
     const batch = emptyBatch();

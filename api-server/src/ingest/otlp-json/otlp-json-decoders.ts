@@ -7,7 +7,7 @@ import type { HttpIngestDecoder, IngestRequest, IngestResult, UnsupportedMedia }
 import { resolveFromResourceAttributes } from '../identity.js';
 import type { DecodedBatch } from '../records.js';
 import { DecodeError, emptyBatch } from '../records.js';
-import { parseJsonBody } from '../../http/request-body.js';
+import { parseJson } from '../json-body.js';
 import type { Json } from './otlp-values.js';
 import { arrayAt, hexId, isObject, objectAt, readAttributes, timeMs } from './otlp-values.js';
 
@@ -168,7 +168,7 @@ function decoder(source: 'metrics' | 'logs' | 'traces', decode: (doc: Json) => D
     source,
     checkMedia: checkOtlpMedia,
     decode(request: IngestRequest): IngestResult {
-      return { batch: decode(parseJsonBody(request.body)), status: 200, responseBody: { partialSuccess: {} } };
+      return { batch: decode(parseJson(request.body)), status: 200, responseBody: { partialSuccess: {} } };
     },
   };
 }

@@ -13,6 +13,8 @@ import { z } from 'zod';
 import { workloadKeyFromHost } from '../../analysis/workload-key.js';
 import type { HttpIngestDecoder, IngestRequest, IngestResult, UnsupportedMedia } from '../decoder.js';
 import { resolveFromLabels } from '../identity.js';
+import { parseJson } from '../json-body.js';
+import { jsonPath } from '../json-path.js';
 import { protoPath } from '../proto-files.js';
 import type { DecodedBatch } from '../records.js';
 import { DecodeError, emptyBatch } from '../records.js';
@@ -106,18 +108,11 @@ export class RemoteWriteDecoder implements HttpIngestDecoder {
   }
 
   private decodeJson(body: Buffer): DecodedBatch {
-    let doc: unknown;
-    try {
-      let text = body.toString('utf8');
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      doc = JSON.parse(text);
-    } catch (error) {
-      throw new DecodeError(`body is not valid JSON: ${(error as Error).message}`, undefined);
-    }
+    const doc = parseJson(body);
     const parsed = jsonBody.safeParse(doc);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      const field = issue.path.reduce<string>((acc, p) => (typeof p === 'number' ? `${acc}[${p}]` : acc === '' ? String(p) : `${acc}.${String(p)}`), '');
+      const field = jsonPath(issue.path);
       throw new DecodeError(`${field}: ${issue.message}`, field === '' ? undefined : field);
     }
     const batch = emptyBatch();
