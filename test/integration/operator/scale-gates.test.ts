@@ -46,7 +46,11 @@ describe('operator scale gates (operator.md §9.3) against a real kube-apiserver
   let cp: ControlPlane;
   let executor: ScaleExecutor;
   let ns: string;
-  const clear: GateContext = { emergencyStop: false, activeSuppression: () => false, nowMs: Date.now() };
+  let clear: GateContext;
+  beforeEach(() => {
+    // the clock of each test, not of the moment mocha loaded this file
+    clear = { emergencyStop: false, activeSuppression: () => false, nowMs: Date.now() };
+  });
 
   before(async function () {
     this.timeout(controlPlaneStartTimeoutMs());
