@@ -4,8 +4,12 @@
 #   hack/ci-prepare.sh start   apt packages (openssl, curl), then the Go builds of kube-apiserver,
 #                              etcd and helm (plus kubectl when the machine has none) in the
 #                              background; returns at once. Run `npm ci` meanwhile.
-#   hack/ci-prepare.sh wait    waits for that build, prints its log tail and timings; non-zero
-#                              exit when it failed. Instant when everything is cached.
+#                              The Kafka broker jars come from Maven Central meanwhile
+#                              (hack/install-kafka.sh), also in the background.
+#   hack/ci-prepare.sh wait    waits for both, prints their log tails and timings; non-zero
+#                              exit when one failed. Instant when everything is cached.
+# Debian packages: openssl, curl, util-linux, Go, nats-server (bus tests), chromium (dashboard
+# end-to-end tests), maven (Kafka jars).
 #   hack/ci-prepare.sh         both, in sequence.
 # Cache: $FAULTLINE_CACHE (default ~/.cache/faultline); a second run builds nothing.
 set -euo pipefail
@@ -23,6 +27,9 @@ install_apt_packages() {
   command -v curl >/dev/null || missing+=(curl)
   command -v flock >/dev/null || missing+=(util-linux)
   command -v go >/dev/null || missing+=(golang-go)
+  command -v nats-server >/dev/null || [ -x /usr/sbin/nats-server ] || missing+=(nats-server)
+  [ -x /usr/bin/chromium ] || missing+=(chromium)
+  command -v mvn >/dev/null || missing+=(maven)
   if [ ${#missing[@]} -gt 0 ]; then
     log "apt-get install ${missing[*]}"
     local sudo=""
@@ -81,9 +88,33 @@ wait_build() {
   log "control-plane binaries ready (waited $waited s): $CP_BIN, $HELM_BIN"
 }
 
+start_kafka_fetch() {
+  rm -f "$STATE/kafka.rc"
+  (
+    rc=0
+    "$HERE/install-kafka.sh" >"$STATE/kafka.log" 2>&1 || rc=$?
+    echo "$rc" >"$STATE/kafka.rc"
+  ) </dev/null >/dev/null 2>&1 &
+  echo $! >"$STATE/kafka.pid"
+}
+
+wait_kafka_fetch() {
+  [ -f "$STATE/kafka.rc" ] || [ -f "$STATE/kafka.pid" ] || start_kafka_fetch
+  while [ ! -f "$STATE/kafka.rc" ]; do
+    if ! kill -0 "$(cat "$STATE/kafka.pid")" 2>/dev/null && [ ! -f "$STATE/kafka.rc" ]; then
+      log "Kafka jar fetch vanished without a result"; tail -n 40 "$STATE/kafka.log" || true; return 1
+    fi
+    sleep 2
+  done
+  cat "$STATE/kafka.log"
+  local rc
+  rc=$(cat "$STATE/kafka.rc")
+  [ "$rc" = 0 ] || { log "Kafka jar fetch failed (exit $rc)"; return "$rc"; }
+}
+
 case "${1:-all}" in
-  start) install_apt_packages; start_build ;;
-  wait) wait_build ;;
-  all) install_apt_packages; start_build; wait_build ;;
+  start) install_apt_packages; start_kafka_fetch; start_build ;;
+  wait) wait_kafka_fetch; wait_build ;;
+  all) install_apt_packages; start_kafka_fetch; start_build; wait_kafka_fetch; wait_build ;;
   *) echo "usage: $0 [start|wait]" >&2; exit 2 ;;
 esac

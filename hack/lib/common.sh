@@ -50,3 +50,8 @@ pid_is() {
   kill -0 "$pid" 2>/dev/null || return 1
   tr '\0' '\n' <"/proc/$pid/cmdline" 2>/dev/null | head -n 1 | grep -q "/$binary\$"
 }
+
+# Kafka broker for the bus tests (operator.md §17.8): jars from Maven Central, run with `java -cp`.
+KAFKA_VERSION=${KAFKA_VERSION:-4.1.1}
+LOG4J_SLF4J_VERSION=${LOG4J_SLF4J_VERSION:-2.24.3}
+KAFKA_HOME="$FAULTLINE_CACHE/kafka-$KAFKA_VERSION"
