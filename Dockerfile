@@ -11,7 +11,9 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY api-server/src api-server/src
 COPY operator/src operator/src
+COPY dashboard dashboard
 RUN npx tsc -p tsconfig.build.json \
+ && npx vite build dashboard \
  && npm prune --omit=dev --no-audit --no-fund \
  && npm cache clean --force
 
@@ -22,6 +24,7 @@ WORKDIR /app
 COPY --from=build --chown=0:0 /src/package.json ./package.json
 COPY --from=build --chown=0:0 /src/node_modules ./node_modules
 COPY --from=build --chown=0:0 /src/dist ./dist
+COPY --from=build --chown=0:0 /src/dashboard/dist ./dashboard/dist
 COPY --chown=0:0 crds ./crds
 # Writable paths are volumes in the pod (data on a PVC, /tmp on an emptyDir): the root
 # filesystem stays read-only, and nothing in /app is owned by the runtime user.

@@ -26,6 +26,7 @@ import { EventHub } from './events/event-hub.js';
 import { BearerKey } from './http/bearer-auth.js';
 import { createOtlpApp } from './http/otlp-app.js';
 import { createRestApp } from './http/rest-app.js';
+import { defaultDashboardDir, serveDashboard } from './dashboard/static-files.js';
 import type { ServiceContext } from './http/service-context.js';
 import { BulkDecoder } from './ingest/bulk/bulk-decoder.js';
 import { LokiPushDecoder } from './ingest/loki/loki-push-decoder.js';
@@ -171,7 +172,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     }),
     settings.otlpPort,
   );
-  svc.ports.dashboard = await listen(createRestApp(svc, { remoteWrite }), settings.dashboardPort);
+  svc.ports.dashboard = await listen(createRestApp(svc, { remoteWrite, before: [serveDashboard(defaultDashboardDir())] }), settings.dashboardPort);
   const statsd = new StatsdListener({ offer: (b) => pipeline.offer(b), dropped: (r, n) => metrics.droppedRecords(r, n), now });
   svc.ports.statsd = await statsd.start(settings.statsdPort, settings.bindAddress);
   const grpcServer = new GrpcIngestServer({

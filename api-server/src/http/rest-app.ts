@@ -12,6 +12,7 @@ import { ingestHandler } from './ingest-route.js';
 import { registerActionRoutes } from './routes/action-routes.js';
 import { registerControlRoutes } from './routes/control-routes.js';
 import { registerEventRoutes } from './routes/event-routes.js';
+import { registerHistoryRoute } from './routes/history-routes.js';
 import { registerHealthRoutes } from './routes/health-routes.js';
 import { registerInsightRoutes } from './routes/insight-routes.js';
 import { registerRuptureRoutes } from './routes/rupture-routes.js';
@@ -50,6 +51,7 @@ export function createRestApp(svc: ServiceContext, options: RestAppOptions = {})
   registerControlRoutes(api, svc);
   registerInsightRoutes(api, svc);
   registerEventRoutes(api, svc);
+  registerHistoryRoute(api, svc);
 
   for (const router of [open, api]) {
     app.use(router.routes());

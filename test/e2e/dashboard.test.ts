@@ -1,0 +1,164 @@
+/**
+ * The dashboard end to end: the page is built with Vite, served by the real api-server on its
+ * dashboard port (autopilot edition, bearer key), fed by the simulation endpoint, and driven in
+ * headless Chromium (Debian's /usr/bin/chromium through playwright-core). Screenshots of the
+ * three views go to test-output/screenshots/.
+ */
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { expect } from 'chai';
+import type { BrowserContext, Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
+import { build } from 'vite';
+import type { TestService } from '../support/service.js';
+import { eventually, startTestService } from '../support/service.js';
+import { makeTempDir } from '../support/temp-dir.js';
+
+const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const KEY = 'e2e-dashboard-key';
+const WORKLOAD = 'demo/Deployment/payment-api';
+const DIST = resolve('dashboard', 'dist');
+const SHOTS = resolve('test-output', 'screenshots');
+
+async function gzippedBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) total += gzipSync(await readFile(join(entry.parentPath, entry.name))).length;
+  }
+  return total;
+}
+
+describe('dashboard in headless Chromium against the real service', function () {
+  this.timeout(300_000);
+  let svc: TestService;
+  let browser: BrowserContext;
+  let page: Page;
+  let origin: string;
+  let profile: { path: string; remove: () => Promise<void> };
+  let configDir: { path: string; remove: () => Promise<void> };
+  const consoleErrors: string[] = [];
+  const apiRequests: { url: string; authorized: boolean }[] = [];
+
+  before(async () => {
+    await build({ root: resolve('dashboard'), logLevel: 'warn' });
+    configDir = await makeTempDir('dash-config');
+    const config = join(configDir.path, 'faultline.yaml');
+    await writeFile(config, ['execution_mode: auto', 'confidence_thresholds:', '  auto_action: 0', 'namespace_allowlist: [demo]', 'simulation:', '  baseline_minutes: 60'].join('\n'));
+    svc = await startTestService({ key: KEY, args: ['--edition', 'autopilot', '--config', config] });
+    origin = `http://127.0.0.1:${svc.server.ports.dashboard}`;
+    profile = await makeTempDir('chromium-profile');
+    browser = await chromium.launchPersistentContext(profile.path, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS, viewport: { width: 1280, height: 900 } });
+    page = browser.pages()[0] ?? (await browser.newPage());
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
+    page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
+    page.on('request', (r) => {
+      const url = new URL(r.url());
+      if (url.pathname.startsWith('/api/')) apiRequests.push({ url: url.pathname, authorized: r.headers()['authorization'] === `Bearer ${KEY}` });
+    });
+    await mkdir(SHOTS, { recursive: true });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await svc?.stop();
+    await svc?.remove();
+    await profile?.remove();
+    await configDir?.remove();
+  });
+
+  it('the built page weighs under 300 KB gzipped', async () => {
+    const bytes = await gzippedBytes(DIST);
+    expect(bytes).to.be.greaterThan(10_000);
+    expect(bytes).to.be.lessThan(300 * 1024);
+  });
+
+  it('asks for the key with one password input and calls no API route before it is entered', async () => {
+    await page.goto(`${origin}/`);
+    const inputs = page.locator('form input');
+    await inputs.first().waitFor();
+    expect(await inputs.count()).to.equal(1);
+    expect(await inputs.first().getAttribute('type')).to.equal('password');
+    expect(await page.getByLabel('API key').count()).to.equal(1);
+    await page.waitForTimeout(500);
+    expect(apiRequests).to.deep.equal([]);
+    await page.getByLabel('API key').fill(KEY);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Fleet' }).waitFor();
+    await eventually(async () => (apiRequests.some((r) => r.url === '/api/v2/ruptures') ? true : undefined), 10_000, 'the first /ruptures call');
+    expect(apiRequests.every((r) => r.authorized), JSON.stringify(apiRequests)).to.equal(true);
+  });
+
+  it('the fleet view lists the simulated workload and turns its colour when it ruptures', async () => {
+    const injected = await svc.post('/sim/inject', { pattern: 'cascade-failure', host: 'demo/payment-api', duration_minutes: 10 });
+    expect(injected.status).to.equal(202);
+    const tile = page.locator(`li.tile[data-key="${WORKLOAD}"]`);
+    await tile.waitFor({ timeout: 30_000 });
+    // the hour of calm backfill is calibrated and normal; the cascade then moves the tile out of
+    // the normal band. Every band the tile shows is recorded, so a failure says what it saw.
+    const seen: string[] = [];
+    let colourBefore: string | null = null;
+    const after = await eventually(async () => {
+      const band = (await tile.getAttribute('data-band')) ?? 'none';
+      if (seen.at(-1) !== band) seen.push(band);
+      if (band === 'normal') colourBefore = await tile.getAttribute('style');
+      return colourBefore !== null && band !== 'normal' ? band : undefined;
+    }, 150_000, 'the tile to show normal, then leave the normal band').catch((error: unknown) => {
+      throw new Error(`${String(error)}; bands seen: ${seen.join(' → ')}`);
+    });
+    const before = seen.at(-2);
+    const colourAfter = await tile.getAttribute('style');
+    expect(before).to.equal('normal');
+    expect(['warning', 'critical', 'emergency']).to.include(after);
+    expect(colourAfter).to.not.equal(colourBefore);
+    expect(await tile.locator('.badge').textContent()).to.match(/warning|critical|emergency/);
+    await page.screenshot({ path: join(SHOTS, 'fleet.png'), fullPage: true });
+    // readable on a phone: one column, nothing wider than the screen
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate('document.documentElement.scrollWidth')).to.be.at.most(390);
+    await page.screenshot({ path: join(SHOTS, 'fleet-phone.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+  });
+
+  it('the workload view shows the narrative of the current rupture', async () => {
+    // by keyboard: focus the tile's link and press Enter
+    await page.locator(`li.tile[data-key="${WORKLOAD}"] a.tile-name`).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'payment-api' }).waitFor();
+    const narrative = page.getByTestId('narrative');
+    await narrative.waitFor({ timeout: 30_000 });
+    expect((await narrative.textContent())?.trim().length ?? 0).to.be.greaterThan(20);
+    expect(await page.locator('table.signals tbody tr').count()).to.equal(10);
+    await page.locator('.legend').filter({ hasText: /[1-9][0-9]* points/ }).waitFor({ timeout: 20_000 });
+    await page.screenshot({ path: join(SHOTS, 'workload.png'), fullPage: true });
+  });
+
+  it('approving an action in autopilot changes its state on the page', async () => {
+    await page.getByRole('link', { name: 'Actions' }).click();
+    await page.getByTestId('edition').filter({ hasText: 'autopilot' }).waitFor();
+    // hold automation so the engine's next action stays pending for a person to approve
+    await page.getByRole('button', { name: 'Emergency stop…' }).click();
+    await page.getByRole('button', { name: 'Stop all automation' }).click();
+    await page.getByRole('button', { name: 'Release emergency stop' }).waitFor();
+    expect(((await svc.get('/actions/emergency-stop')).body as { emergency_stop: boolean }).emergency_stop).to.equal(true);
+    const injected = await svc.post('/sim/inject', { pattern: 'traffic-surge', host: 'demo/checkout', duration_minutes: 10 });
+    expect(injected.status).to.equal(202);
+    const row = page.locator('tr[data-state="pending"]').filter({ hasText: 'demo/Deployment/checkout' }).first();
+    await row.waitFor({ timeout: 150_000 });
+    const id = await row.getAttribute('data-action-id');
+    expect(id).to.match(/^act_/);
+    await row.getByRole('button', { name: 'Approve' }).click();
+    const shown = page.locator(`tr[data-action-id="${id}"]`);
+    await eventually(async () => ((await shown.getAttribute('data-state')) !== 'pending' ? true : undefined), 20_000, 'the row to leave pending');
+    await eventually(async () => ((await shown.getAttribute('data-state')) === 'executed' ? true : undefined), 30_000, 'the row to show executed');
+    expect(((await svc.get(`/actions/${id}`)).body as { state: string }).state).to.equal('executed');
+    await page.screenshot({ path: join(SHOTS, 'actions.png'), fullPage: true });
+  });
+
+  it('logged no console error on the way', () => {
+    expect(consoleErrors).to.deep.equal([]);
+  });
+});
