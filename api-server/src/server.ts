@@ -18,11 +18,17 @@ import { WebhookExecutor } from './actions/executors/webhook-executor.js';
 import { AnalysisCoreImpl } from './analysis/analysis-core.js';
 import type { WeightOverride } from './analysis/contract.js';
 import type { Settings } from './config/settings.js';
+import type { ActionPayload } from './events/envelope.js';
 import { ControlPlane } from './control/control-plane.js';
 import { normaliseOverrides, weightOverridesBody } from './control/weight-overrides.js';
 import { AnalyzerLoop } from './engine/analyzer-loop.js';
 import { RetentionSweeper } from './engine/retention-sweeper.js';
 import { EventHub } from './events/event-hub.js';
+import { DeliveryWorker } from './events/delivery-worker.js';
+import { EventOutbox } from './events/outbox.js';
+import { EventPublisher } from './events/event-publisher.js';
+import { createOutboundChannels } from './events/outbound-channels.js';
+import { actionJson } from './http/render/action-json.js';
 import { BearerKey } from './http/bearer-auth.js';
 import { createOtlpApp } from './http/otlp-app.js';
 import { createRestApp } from './http/rest-app.js';
@@ -72,6 +78,13 @@ export async function startServer(settings: Settings, options: StartOptions = {}
   const pipeline = new IngestPipeline(core, { accepted: (s, n) => metrics.accepted(s, n), dropped: (r, n) => metrics.droppedRecords(r, n) }, now);
   const store = new AnalysisStore(db);
   const hub = new EventHub();
+  const outbox = new EventOutbox(db, settings.deployment.eventbus.backlog, {
+    overflow: (channel, count) => {
+      metrics.outboundDroppedCount(channel, 'overflow', count);
+      logger.error({ channel, dropped: count, bound: settings.deployment.eventbus.backlog }, 'outbound backlog over its bound: the oldest envelopes of this channel are dropped');
+    },
+  });
+  await outbox.load();
   const control = new ControlPlane(db, (prefix) => `${prefix}${newHexId()}`, {
     suppressionsChanged: (list) =>
       core.setSuppressions(list.map((s) => ({ id: s.id, workload: s.workload, startMs: s.startMs, endMs: s.endMs, signals: s.signals ?? undefined }))),
@@ -105,9 +118,33 @@ export async function startServer(settings: Settings, options: StartOptions = {}
       outcome: (action, outcome, detail) => {
         metrics.action(action.type, action.tier, outcome);
         logger.info({ action: action.id, workload: action.workload, type: action.type, tier: action.tier, outcome, detail }, `action ${outcome}`);
+        if (action.tier === 1) {
+          publisher.tier1Action(actionJson(action) as ActionPayload, action.triggerSignal).catch((error: unknown) => logger.error({ err: error, action: action.id }, 'storing a Tier-1 action event failed'));
+        }
       },
     },
   );
+  const channels = createOutboundChannels(settings.deployment, {
+    logger,
+    rejected: (sink, envelope, error) => logger.warn({ sink, event: envelope.id, status: error.status, error: error.message }, 'sink refused an event; it is dropped'),
+  });
+  const workers = channels.map(
+    (channel) =>
+      new DeliveryWorker(channel, outbox, {
+        delivered: (name, n) => metrics.outboundDeliveredCount(name, n),
+        failed: (name) => metrics.outboundFailure(name),
+        dropped: (name, reason, n) => metrics.outboundDroppedCount(name, reason === 'overflow' ? 'overflow' : 'rejected', n),
+        log: (level, fields, message) => logger[level](fields, message),
+      }),
+  );
+  for (const channel of channels) await outbox.register(channel.name);
+  await outbox.forget(new Set(channels.map((c) => c.name)));
+  const publisher = new EventPublisher(outbox, hub, {
+    suppressed: (workload, signal, nowMs) => control.isSuppressed(workload, signal, nowMs),
+    narrative: (ruptureId) => core.explain(ruptureId)?.narrative ?? null,
+    now,
+  }, workers);
+  metrics.outboundBacklogs(() => workers.map((w) => ({ channel: w.name, backlog: outbox.backlog(w.name) })));
   const injector = new SimulationInjector(
     { enqueue: (batch) => pipeline.offer(batch), now, newId: () => `sim_${newHexId()}`, noise: Math.random },
     { intervalMs: 5_000, baselineMinutes: d.simulationBaselineMinutes },
@@ -132,6 +169,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     bucket: new TokenBucket(settings.ingestRps),
     store,
     hub,
+    publisher,
     actions,
     control,
     injector,
@@ -140,7 +178,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     ports: { rest: 0, otlp: 0, dashboard: 0, statsd: 0, grpc: 0 },
   };
 
-  const loop = new AnalyzerLoop(core, pipeline, store, hub, actions, metrics, logger, {
+  const loop = new AnalyzerLoop(core, pipeline, store, publisher, actions, metrics, logger, {
     tickMs: settings.tickSeconds * 1000,
     stateEveryTicks: Math.max(1, Math.round(300 / settings.tickSeconds)),
     now,
@@ -187,6 +225,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
   // restore: snapshots and analysis state, control plane, actions; then ready
   const restored = await restore(svc, bootstrapWeights);
   await actions.load();
+  publisher.start();
   loop.start();
   const retention = new RetentionSweeper(store, d.kpiRetentionDays, now, (error) => logger.error({ err: error }, 'retention sweep failed'));
   retention.start(10 * 60_000);
@@ -209,6 +248,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
         await statsd.stop();
         await grpcServer.stop();
         await loop.stop();
+        await publisher.stop();
         await retention.stop();
         await db.close();
         logger.info('stopped');

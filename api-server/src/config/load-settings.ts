@@ -8,6 +8,8 @@ import { parse as parseYaml } from 'yaml';
 import type { ZodError } from 'zod';
 import type { Settings, YamlSettings } from './settings.js';
 import { settingsSchema, yamlSchema } from './settings.js';
+import { parseEventBusSettings, type EventBusSettings } from '../events/bus/bus-settings.js';
+import { parseSinkSettings, type SinkSettings } from '../dispatch/sink-settings.js';
 
 export class SettingsError extends Error {
   constructor(message: string) {
@@ -79,7 +81,7 @@ export function loadSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
     }
   }
   const yaml = typeof raw['configFile'] === 'string' ? readYaml(raw['configFile']) : {};
-  raw['deployment'] = deploymentFrom(yaml);
+  raw['deployment'] = deploymentFrom(yaml, typeof raw['configFile'] === 'string' ? raw['configFile'] : 'the config file', env);
   const parsed = settingsSchema.safeParse(raw);
   if (!parsed.success) throw new SettingsError(describe(parsed.error, raw, origin));
   return parsed.data;
@@ -106,7 +108,15 @@ function readYaml(path: string): YamlSettings {
   return parsed.data;
 }
 
-function deploymentFrom(yaml: YamlSettings): Record<string, unknown> {
+function deploymentFrom(yaml: YamlSettings, file: string, env: NodeJS.ProcessEnv): Record<string, unknown> {
+  let eventbus: EventBusSettings;
+  let sinks: SinkSettings;
+  try {
+    eventbus = parseEventBusSettings(yaml.eventbus);
+    sinks = parseSinkSettings(yaml.sinks, env);
+  } catch (error) {
+    throw new SettingsError(`invalid setting ${(error as Error).message} in ${file}`);
+  }
   return {
     executionMode: yaml.execution_mode ?? 'suggest',
     autoActionConfidence: yaml.confidence_thresholds?.auto_action ?? 0.85,
@@ -118,8 +128,8 @@ function deploymentFrom(yaml: YamlSettings): Record<string, unknown> {
     executorTimeoutSeconds: yaml.actions?.executor_timeout_seconds ?? 600,
     calibrationSteps: yaml.baselines?.observation_window ?? 96,
     simulationBaselineMinutes: yaml.simulation?.baseline_minutes ?? 30,
-    eventbus: yaml.eventbus,
-    sinks: yaml.sinks,
+    eventbus,
+    sinks,
   };
 }
 

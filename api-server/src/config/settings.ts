@@ -4,6 +4,8 @@
  * one line naming the setting, the value and what is allowed.
  */
 import { z } from 'zod';
+import type { EventBusSettings } from '../events/bus/bus-settings.js';
+import type { SinkSettings } from '../dispatch/sink-settings.js';
 
 export const port = z.coerce.number().int('must be an integer').min(0, 'must be 0..65535').max(65535, 'must be 0..65535');
 
@@ -34,8 +36,10 @@ export const settingsSchema = z.object({
     executorTimeoutSeconds: z.number().positive('must be > 0'),
     calibrationSteps: z.number().int('must be an integer').positive('must be > 0'),
     simulationBaselineMinutes: z.number().nonnegative('must be >= 0').max(1440),
-    eventbus: z.unknown().optional(),
-    sinks: z.unknown().optional(),
+    /** validated by parseEventBusSettings while the YAML file is read */
+    eventbus: z.custom<EventBusSettings>(),
+    /** validated by parseSinkSettings while the YAML file is read */
+    sinks: z.custom<SinkSettings>(),
   }),
 });
 

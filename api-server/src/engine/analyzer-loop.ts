@@ -4,9 +4,8 @@
  * engine recommend and execute, update self-metrics. Ticks never overlap; a tick that throws is
  * logged and the next one runs.
  */
-import type { AnalysisCore, StepOutput, WorkloadSnapshot } from '../analysis/contract.js';
+import type { AnalysisCore, BandEvent, StepOutput, WorkloadSnapshot } from '../analysis/contract.js';
 import type { ActionEngine } from '../actions/action-engine.js';
-import type { EventHub } from '../events/event-hub.js';
 import type { IngestPipeline } from '../pipeline/ingest-pipeline.js';
 import type { AnalysisStore, KpiPoint } from '../storage/analysis-store.js';
 import type { SelfMetrics } from '../telemetry/self-metrics.js';
@@ -24,7 +23,12 @@ export interface AnalyzerLoopOptions {
   now: () => number;
 }
 
-/** Something that wants every tick's output after it is stored (message bus, sinks). */
+/** Where the tick's band events go once the tick is stored (outbox, SSE stream, bus, sinks). */
+export interface BandEventSink {
+  bandEvents(bands: readonly BandEvent[]): Promise<void>;
+}
+
+/** Something that wants every tick's output after it is stored (tests, benchmarks). */
 export type StepListener = (output: StepOutput) => void;
 
 export class AnalyzerLoop {
@@ -39,7 +43,7 @@ export class AnalyzerLoop {
     private readonly core: AnalysisCore,
     private readonly pipeline: IngestPipeline,
     private readonly store: AnalysisStore,
-    private readonly hub: EventHub,
+    private readonly events: BandEventSink,
     private readonly actions: ActionEngine,
     private readonly metrics: SelfMetrics,
     private readonly logger: LoopLogger,
@@ -96,7 +100,7 @@ export class AnalyzerLoop {
         rawPoints: this.pipeline.rawPoints.take(),
       });
       if (stateDue) this.dirtyState.clear();
-      for (const band of output.bandEvents) this.hub.publish(band);
+      await this.events.bandEvents(output.bandEvents);
       const ttf = new Map(output.ruptures.map((r) => [r.workload, r.ttfSeconds]));
       for (const s of output.snapshots) this.metrics.snapshot(s, ttf.get(s.key));
       const explain = new Map(output.ruptures.map((r) => [r.ruptureId, r]));

@@ -1,22 +1,12 @@
 /**
- * The live event stream (api.md §6.12): band events get ids `ev_` + a 6-digit process sequence,
- * the last 300 are kept for `Last-Event-ID` replay and the JSON fallback, and every subscriber has
- * its own buffer of 64 events; a slow subscriber loses events, nobody else does.
+ * The live event stream (api.md §6.12): band events carry the id the outbox gave them (`ev_` + a
+ * sequence that never repeats, across restarts too), the last 300 are kept for `Last-Event-ID`
+ * replay and the JSON fallback, and every subscriber has its own buffer of 64 events; a slow
+ * subscriber loses events, nobody else does.
  */
-import type { BandEvent } from '../analysis/contract.js';
+import type { RupturePayload } from './envelope.js';
 
-export interface StreamEvent {
-  id: string;
-  type: BandEvent['type'];
-  severity: BandEvent['severity'];
-  workload: string;
-  state: string;
-  previous_state: string;
-  fused_r: number;
-  rupture_id: string | null;
-  message: string;
-  ts: string;
-}
+export type StreamEvent = RupturePayload;
 
 export const KEPT_EVENTS = 300;
 export const SUBSCRIBER_BUFFER = 64;
@@ -27,30 +17,13 @@ export interface Subscriber {
 
 export class EventHub {
   private readonly ring: StreamEvent[] = [];
-  private sequence = 0;
   private readonly subscribers = new Set<Subscriber>();
 
-  publish(band: BandEvent): StreamEvent {
-    this.sequence += 1;
-    const fusedR = Math.round(band.fusedR * 1000) / 1000;
-    const event: StreamEvent = {
-      id: `ev_${String(this.sequence).padStart(6, '0')}`,
-      type: band.type,
-      severity: band.severity,
-      workload: band.workload,
-      state: band.state,
-      previous_state: band.previousState,
-      fused_r: fusedR,
-      rupture_id: band.ruptureId,
-      message: band.type === 'recovered' ? `${band.workload} recovered (FusedR ${fusedR.toFixed(2)})` : `${band.workload} entered ${band.type} (FusedR ${fusedR.toFixed(2)})`,
-      ts: new Date(band.timeMs).toISOString(),
-    };
+  publish(event: StreamEvent): void {
     this.ring.push(event);
     if (this.ring.length > KEPT_EVENTS) this.ring.shift();
     for (const s of this.subscribers) s.push(event);
-    return event;
   }
-
   /** Newest first. */
   recent(limit: number): StreamEvent[] {
     return this.ring.slice(-limit).reverse();

@@ -5,6 +5,7 @@ import type { AnalysisCore } from '../analysis/contract.js';
 import type { Settings } from '../config/settings.js';
 import type { ControlPlane } from '../control/control-plane.js';
 import type { EventHub } from '../events/event-hub.js';
+import type { EventPublisher } from '../events/event-publisher.js';
 import type { IngestPipeline } from '../pipeline/ingest-pipeline.js';
 import type { TokenBucket } from '../pipeline/token-bucket.js';
 import type { SimulationInjector } from '../simulation/injector.js';
@@ -27,6 +28,8 @@ export interface ServiceContext {
   bucket: TokenBucket;
   store: AnalysisStore;
   hub: EventHub;
+  /** the outbox and the outbound channels (bus, sinks) */
+  publisher: EventPublisher;
   actions: ActionEngine;
   control: ControlPlane;
   injector: SimulationInjector;

@@ -2,7 +2,11 @@
  * Prometheus self-metrics (interface "Self-metric series", exact names and labels) plus the
  * process metrics of prom-client and the series this service adds:
  * `rpt_ingest_dropped_total{reason}` (records refused: too_old, in_future, invalid, queue_full,
- * rate_limited, unparsable) and `rpt_ingest_queue_records` (records waiting for the analyzer).
+ * rate_limited, unparsable), `rpt_ingest_queue_records` (records waiting for the analyzer), and
+ * per outbound channel (`bus:nats`, `bus:kafka`, `sink:webhook:<name>`, `sink:alertmanager`,
+ * `sink:pagerduty`): `rpt_outbound_backlog{channel}`, `rpt_outbound_delivered_total{channel}`,
+ * `rpt_outbound_failures_total{channel}`, `rpt_outbound_dropped_total{channel,reason}` (reason
+ * `overflow`: more than the backlog bound behind; `rejected`: a 4xx from a sink).
  */
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { WorkloadSnapshot } from '../analysis/contract.js';
@@ -22,6 +26,10 @@ export class SelfMetrics {
   private readonly dropped: Counter;
   private readonly queue: Gauge;
   private readonly startedAt = Date.now();
+  private readonly outboundDelivered: Counter;
+  private readonly outboundFailures: Counter;
+  private readonly outboundDropped: Counter;
+  private backlogs: () => { channel: string; backlog: number }[] = () => [];
 
   constructor(version: string) {
     const r = [this.registry];
@@ -41,6 +49,37 @@ export class SelfMetrics {
     new Gauge({ name: 'rpt_uptime_seconds', help: 'seconds since start', registers: r, collect() { this.set(Math.floor((Date.now() - startedAt) / 1000)); } });
     new Gauge({ name: 'rpt_version_info', help: 'server version', labelNames: ['version'], registers: r }).set({ version }, 1);
     for (const source of ['metrics', 'logs', 'traces']) this.ingested.inc({ source }, 0);
+    this.outboundDelivered = new Counter({ name: 'rpt_outbound_delivered_total', help: 'envelopes delivered per outbound channel (bus driver or sink)', labelNames: ['channel'], registers: r });
+    this.outboundFailures = new Counter({ name: 'rpt_outbound_failures_total', help: 'failed delivery attempts per outbound channel (each is retried)', labelNames: ['channel'], registers: r });
+    this.outboundDropped = new Counter({ name: 'rpt_outbound_dropped_total', help: 'envelopes an outbound channel will never deliver, by reason (overflow, rejected)', labelNames: ['channel', 'reason'], registers: r });
+    const backlogs = (): { channel: string; backlog: number }[] => this.backlogs();
+    new Gauge({
+      name: 'rpt_outbound_backlog',
+      help: 'envelopes stored and not yet delivered per outbound channel',
+      labelNames: ['channel'],
+      registers: r,
+      collect() {
+        this.reset();
+        for (const b of backlogs()) this.set({ channel: b.channel }, b.backlog);
+      },
+    });
+  }
+
+  /** Where the backlog gauge reads its values at scrape time. */
+  outboundBacklogs(read: () => { channel: string; backlog: number }[]): void {
+    this.backlogs = read;
+  }
+
+  outboundDeliveredCount(channel: string, n: number): void {
+    this.outboundDelivered.inc({ channel }, n);
+  }
+
+  outboundFailure(channel: string): void {
+    this.outboundFailures.inc({ channel });
+  }
+
+  outboundDroppedCount(channel: string, reason: 'overflow' | 'rejected', n: number): void {
+    this.outboundDropped.inc({ channel, reason }, n);
   }
 
   accepted(source: 'metrics' | 'logs' | 'traces', n: number): void {

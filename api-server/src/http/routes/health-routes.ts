@@ -14,6 +14,8 @@ export function registerHealthRoutes(router: Router, svc: ServiceContext): void 
       emergency_stop: svc.actions.emergencyStopSinceMs !== null,
       workloads: svc.core.workloadKeys().length,
       ingest_queue: svc.pipeline.waiting,
+      // the message bus and the sinks: connected, backlog (stored, not yet delivered), failures
+      outbound: svc.publisher.status(),
     };
   };
   router.get('/health', health);
