@@ -101,16 +101,18 @@ describe('dashboard in headless Chromium against the real service', function () 
     // the normal band. Every band the tile shows is recorded, so a failure says what it saw.
     const seen: string[] = [];
     let colourBefore: string | null = null;
+    let colourAfter: string | null = null;
     const after = await eventually(async () => {
-      const band = (await tile.getAttribute('data-band')) ?? 'none';
+      // band and colour read in one step, so a re-render cannot fall between them
+      const [band, style] = await tile.evaluate((el) => [el.getAttribute('data-band') ?? 'none', el.getAttribute('style')] as const);
       if (seen.at(-1) !== band) seen.push(band);
-      if (band === 'normal') colourBefore = await tile.getAttribute('style');
+      if (band === 'normal') colourBefore = style;
+      else colourAfter = style;
       return colourBefore !== null && band !== 'normal' ? band : undefined;
     }, 150_000, 'the tile to show normal, then leave the normal band').catch((error: unknown) => {
       throw new Error(`${String(error)}; bands seen: ${seen.join(' → ')}`);
     });
     const before = seen.at(-2);
-    const colourAfter = await tile.getAttribute('style');
     expect(before).to.equal('normal');
     expect(['warning', 'critical', 'emergency']).to.include(after);
     expect(colourAfter).to.not.equal(colourBefore);
