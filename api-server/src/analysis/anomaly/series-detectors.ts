@@ -11,11 +11,14 @@
  * larger of the zscore and seasonal deviations in sigmas, so 3 sigma maps to 0.5. mad and ca_ilr
  * still fire and count for consensus but stay out of the score: on the benchmark their scores
  * saturate on flat stretches and on slow ramps (docs/nab.md).
+ * The value window, the Holt-Winters model and the stable regression line are the series
+ * ensemble's own (the same points feed both): the detectors keep only their running sums, the
+ * residual ring and the 20-point burst line. Built on an ensemble that the owner observes first
+ * (`new SeriesDetectors(ensemble)`, as SeriesSet does), or standalone (`new SeriesDetectors()`:
+ * it then owns and feeds an ensemble of its own, as the NAB evaluation does).
  * Persistence replays the last 300 points. Non-finite input is ignored.
  */
-import { HoltWintersModel } from '../ensemble/models.js';
-import { SortedWindow } from '../ensemble/sorted-window.js';
-import { replayPoints } from '../ensemble/series-ensemble.js';
+import { SeriesEnsemble, replayPoints } from '../ensemble/series-ensemble.js';
 import { SlidingRegression, metricRatio } from '../regression/sliding-regression.js';
 
 export type AnomalyMethodName = 'zscore' | 'mad' | 'seasonal' | 'ca_ilr';
@@ -38,54 +41,50 @@ export interface DetectorOutput {
 
 const squash = (s: number): number => (Number.isFinite(s) && s > 0 ? s / (s + THRESHOLD) : 0);
 
-const WINDOW = 300;
 const THRESHOLD = 3;
 const NOISE_GATE = 0.02;
 
 export class SeriesDetectors {
-  private readonly values = new SortedWindow(WINDOW);
-  private readonly ring = new Float64Array(WINDOW);
-  private head = 0;
-  private n = 0;
+  private readonly base: SeriesEnsemble;
+  private readonly ownsBase: boolean;
   private sum = 0;
   private sumSq = 0;
-  private readonly hw = new HoltWintersModel();
   private readonly residuals = new Float64Array(200);
   private rCount = 0;
   private rSum = 0;
   private rSumSq = 0;
   private readonly burst = new SlidingRegression(20);
-  private readonly stable = new SlidingRegression(240);
-  private readonly recentX = new Float64Array(WINDOW);
-  private readonly recentY = new Float64Array(WINDOW);
-  private points = 0;
+
+  /** `ensemble`: the series' ensemble, observed by the owner before each observe here */
+  constructor(ensemble?: SeriesEnsemble) {
+    this.base = ensemble ?? new SeriesEnsemble();
+    this.ownsBase = ensemble === undefined;
+  }
 
   observe(y: number, xSeconds: number): DetectorOutput {
     const methodScores: Record<AnomalyMethodName, number> = { zscore: 0, mad: 0, seasonal: 0, ca_ilr: 0 };
     if (!Number.isFinite(y) || !Number.isFinite(xSeconds)) return { firings: [], consensus: false, score: 0, methodScores };
+    if (this.ownsBase) this.base.observe(y, xSeconds);
     const firings: Firing[] = [];
+    const values = this.base.valueWindow;
 
-    // zscore over the ring including the current value
-    if (this.n === WINDOW) {
-      const old = this.ring[this.head] as number;
-      this.sum -= old;
-      this.sumSq -= old * old;
-      this.head = (this.head + 1) % WINDOW;
-      this.n -= 1;
+    // zscore over the last 300 values including the current one (running sums)
+    const evicted = this.base.lastEvicted;
+    if (!Number.isNaN(evicted)) {
+      this.sum -= evicted;
+      this.sumSq -= evicted * evicted;
     }
-    this.ring[(this.head + this.n) % WINDOW] = y;
-    this.n += 1;
     this.sum += y;
     this.sumSq += y * y;
-    this.values.push(y);
-    if (this.n >= 10) {
-      const mu = this.sum / this.n;
-      const sigma = Math.sqrt(Math.max(0, this.sumSq / this.n - mu * mu));
+    const n = values.count;
+    if (n >= 10) {
+      const mu = this.sum / n;
+      const sigma = Math.sqrt(Math.max(0, this.sumSq / n - mu * mu));
       const z = Math.abs(y - mu) / (sigma + 1e-10);
       if (sigma > 1e-9) methodScores.zscore = squash(z);
       if (sigma > 1e-9 && z > THRESHOLD) firings.push({ method: 'zscore', value: y, expected: mu, score: (y - mu) / (sigma + 1e-10) });
-      const med = this.values.median();
-      const madSigma = 1.4826 * this.values.medianAbsDeviation(med);
+      const med = values.median();
+      const madSigma = 1.4826 * values.medianAbsDeviation(med);
       if (madSigma >= 1e-10) {
         const m = Math.abs(y - med) / madSigma;
         methodScores.mad = squash(m);
@@ -93,9 +92,9 @@ export class SeriesDetectors {
       }
     }
 
-    // seasonal: forecast before the update
-    if (this.hw.usable) {
-      const expected = this.hw.predict(1);
+    // seasonal: the Holt-Winters forecast made before this point's update
+    if (this.base.seasonalUsableBefore) {
+      const expected = this.base.seasonalForecastBefore;
       const residual = y - expected;
       const slot = this.rCount % 200;
       if (this.rCount >= 200) {
@@ -115,22 +114,15 @@ export class SeriesDetectors {
         if (s > THRESHOLD) firings.push({ method: 'seasonal', value: y, expected, score: s });
       }
     }
-    this.hw.update(y);
 
-    // ca_ilr: metricR of the series
+    // ca_ilr: metricR of the series (burst 20 here, stable 240 = the ensemble's line)
     this.burst.push(xSeconds, y);
-    this.stable.push(xSeconds, y);
-    const r = metricRatio(this.burst, this.stable, NOISE_GATE);
+    const stable = this.base.stableLine;
+    const r = metricRatio(this.burst, stable, NOISE_GATE);
     if (r !== null) methodScores.ca_ilr = squash(r);
     if (r !== null && r > THRESHOLD) {
-      firings.push({ method: 'ca_ilr', value: r, expected: this.stable.predict(xSeconds), score: r });
+      firings.push({ method: 'ca_ilr', value: r, expected: stable.predict(xSeconds), score: r });
     }
-
-
-    const slot = this.points % WINDOW;
-    this.recentX[slot] = xSeconds;
-    this.recentY[slot] = y;
-    this.points += 1;
     return { firings, consensus: firings.length >= 2, score: Math.max(methodScores.zscore, methodScores.seasonal), methodScores };
   }
 
@@ -152,13 +144,12 @@ export class SeriesDetectors {
     }
   }
 
+  /** the last 300 points (those of the ensemble underneath) */
   toJSON(): { points: [number, number][] } {
-    const n = Math.min(this.points, WINDOW);
-    const points: [number, number][] = [];
-    for (let k = this.points - n; k < this.points; k += 1) points.push([this.recentX[k % WINDOW] as number, this.recentY[k % WINDOW] as number]);
-    return { points };
+    return this.base.toJSON();
   }
 
+  /** A standalone detector rebuilt by replaying the points of `toJSON`. */
   static fromJSON(state: unknown): SeriesDetectors {
     const d = new SeriesDetectors();
     for (const [x, y] of replayPoints(state)) d.observe(y, x);

@@ -160,8 +160,9 @@ export class HoltWintersModel {
 /** mad: the median of the last 300 values, flat; usable after 10 values. */
 export class MedianModel {
   readonly window = new SortedWindow(300);
-  update(y: number): void {
-    this.window.push(y);
+  /** returns the value that left the window (NaN when none did) */
+  update(y: number): number {
+    return this.window.push(y);
   }
   get usable(): boolean {
     return this.window.count >= 10;

@@ -6,8 +6,15 @@
  *
  * Persistence replays the last 300 points (`toJSON`/`fromJSON`), which rebuilds every window
  * exactly; only Holt-Winters' longer memory is approximated. Non-finite input is ignored.
+ *
+ * The series' anomaly detectors read three of its parts instead of keeping copies (analytics.md
+ * §5.6 runs them on the same points): the sorted window of the last 300 values (MAD model), the
+ * Holt-Winters model (its one-step forecast made before the update) and the 240-point regression
+ * line (ca_ilr), exposed by the getters below after each observe.
  */
+import type { SlidingRegression } from '../regression/sliding-regression.js';
 import { AriModel, CaIlrModel, EwmaModel, HoltWintersModel, MedianModel } from './models.js';
+import type { SortedWindow } from './sorted-window.js';
 
 export const MODEL_NAMES = ['ca_ilr', 'arima', 'holt_winters', 'mad', 'ewma'] as const;
 export type ModelName = (typeof MODEL_NAMES)[number];
@@ -121,6 +128,10 @@ export class SeriesEnsemble {
   private readonly recentX = new Float64Array(REPLAY_POINTS);
   private readonly recentY = new Float64Array(REPLAY_POINTS);
   private lastY = 0;
+  /** what the last observe left for the detectors (see sharedForDetectors) */
+  private evicted = Number.NaN;
+  private hwUsableBefore = false;
+  private hwPredictionBefore = 0;
 
   private usable(m: ModelName): boolean {
     switch (m) {
@@ -156,14 +167,19 @@ export class SeriesEnsemble {
   observe(y: number, xSeconds: number): number | null {
     if (!Number.isFinite(y) || !Number.isFinite(xSeconds)) return null;
     let prediction: number | null = null;
+    this.hwUsableBefore = this.hw.usable;
+    this.hwPredictionBefore = this.hwUsableBefore ? this.hw.predict(1) : 0;
     if (this.points > 0) {
       prediction = this.predict(1);
-      for (const m of MODEL_NAMES) if (this.usable(m)) this.errors[m].push(y - this.modelPredict(m, 1));
+      for (const m of MODEL_NAMES) {
+        if (!this.usable(m)) continue;
+        this.errors[m].push(y - (m === 'holt_winters' ? this.hwPredictionBefore : this.modelPredict(m, 1)));
+      }
     }
     this.caIlr.update(y, xSeconds);
     this.arima.update(y);
     this.hw.update(y);
-    this.mad.update(y);
+    this.evicted = this.mad.update(y);
     this.ewma.update(y);
     const slot = this.points % REPLAY_POINTS;
     this.recentX[slot] = xSeconds;
@@ -197,6 +213,27 @@ export class SeriesEnsemble {
     }
     for (const m of MODEL_NAMES) w[m] /= sum;
     this.w = w;
+  }
+
+  // The parts the series' detectors read after each observe (no copies of the windows).
+  /** the last 300 values, sorted (the MAD model's window) */
+  get valueWindow(): SortedWindow {
+    return this.mad.window;
+  }
+  /** the value the last observe pushed out of valueWindow, NaN when none */
+  get lastEvicted(): number {
+    return this.evicted;
+  }
+  /** whether Holt-Winters could forecast before the last observe, and that one-step forecast */
+  get seasonalUsableBefore(): boolean {
+    return this.hwUsableBefore;
+  }
+  get seasonalForecastBefore(): number {
+    return this.hwPredictionBefore;
+  }
+  /** the 240-point regression line of ca_ilr (the stable window) */
+  get stableLine(): SlidingRegression {
+    return this.caIlr.line;
   }
 
   weights(): Record<ModelName, number> {

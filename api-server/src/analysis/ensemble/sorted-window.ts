@@ -17,9 +17,12 @@ export class SortedWindow {
     return this.n;
   }
 
-  push(v: number): void {
+  /** Adds v; returns the value that left the window to make room, or NaN when none did. */
+  push(v: number): number {
+    let evicted = Number.NaN;
     if (this.n === this.capacity) {
       const old = this.ring[this.head] as number;
+      evicted = old;
       this.head = (this.head + 1) % this.capacity;
       this.n -= 1;
       const at = this.lowerBound(old);
@@ -30,6 +33,7 @@ export class SortedWindow {
     this.sorted.copyWithin(at + 1, at, this.n);
     this.sorted[at] = v;
     this.n += 1;
+    return evicted;
   }
 
   median(): number {

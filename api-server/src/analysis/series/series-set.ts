@@ -6,7 +6,7 @@
  * Bound: at most `maxSeries` series per workload (default 32: the 4 derived series plus 28
  * inputs); points of further input names are not tracked as series and counted in `untracked`.
  */
-import { SeriesEnsemble } from '../ensemble/index.js';
+import { SeriesEnsemble, replayPoints } from '../ensemble/index.js';
 import { SeriesDetectors, type Firing } from '../anomaly/index.js';
 
 export const DERIVED_SERIES = ['health_score', 'stress', 'fatigue', 'fused_rupture_index'] as const;
@@ -26,6 +26,11 @@ interface Series {
   detectors: SeriesDetectors;
 }
 
+/**
+ * `[name, ensemble points, detector state]`: the detectors share the ensemble's points, so their
+ * slot is null since the detectors read the ensemble's windows (older states carried the same
+ * points twice; the second copy is ignored on import).
+ */
 export interface SeriesSetState {
   series: [string, unknown, unknown][];
   untracked: number;
@@ -51,7 +56,8 @@ export class SeriesSet {
         this.untracked += 1;
         return null;
       }
-      s = { ensemble: new SeriesEnsemble(), detectors: new SeriesDetectors() };
+      const ensemble = new SeriesEnsemble();
+      s = { ensemble, detectors: new SeriesDetectors(ensemble) };
       this.series.set(name, s);
       if (!derived) this.inputSeries += 1;
     }
@@ -74,14 +80,21 @@ export class SeriesSet {
 
   toJSON(): SeriesSetState {
     const series: SeriesSetState['series'] = [];
-    for (const [name, s] of this.series) series.push([name, s.ensemble.toJSON(), s.detectors.toJSON()]);
+    for (const [name, s] of this.series) series.push([name, s.ensemble.toJSON(), null]);
     return { series, untracked: this.untracked };
   }
 
   static fromJSON(state: SeriesSetState, maxSeries: number): SeriesSet {
     const set = new SeriesSet(maxSeries);
-    for (const [name, e, d] of state.series) {
-      set.series.set(name, { ensemble: SeriesEnsemble.fromJSON(e), detectors: SeriesDetectors.fromJSON(d) });
+    for (const [name, e] of state.series) {
+      // replay the points through the pair, ensemble first, as observe does
+      const ensemble = new SeriesEnsemble();
+      const detectors = new SeriesDetectors(ensemble);
+      for (const [x, y] of replayPoints(e)) {
+        ensemble.observe(y, x);
+        detectors.observe(y, x);
+      }
+      set.series.set(name, { ensemble, detectors });
       if (!(DERIVED_SERIES as readonly string[]).includes(name)) set.inputSeries += 1;
     }
     set.untracked = Number.isFinite(state.untracked) ? state.untracked : 0;
