@@ -25,6 +25,8 @@ export interface TestServiceOptions {
   args?: string[];
   dataDir?: string;
   key?: string;
+  /** the service's clock (default Date.now), e.g. to replay a recorded day with its own timestamps */
+  now?: () => number;
 }
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
@@ -32,7 +34,7 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   const args = ['--port', '0', '--otlp-port', '0', '--dashboard-port', '0', '--statsd-port', '0', '--grpc-port', '0', '--bind-address', '127.0.0.1', '--data-dir', dir.path, '--tick-seconds', '0.2', ...(options.args ?? [])];
   if (options.key !== undefined) args.push('--api-key', options.key);
   const settings = loadSettings(args, options.env ?? {});
-  const server = await startServer(settings, { logger: pino({ level: process.env['FAULTLINE_TEST_LOG'] ?? 'silent' }) });
+  const server = await startServer(settings, { logger: pino({ level: process.env['FAULTLINE_TEST_LOG'] ?? 'silent' }), ...(options.now === undefined ? {} : { now: options.now }) });
   const api = `http://127.0.0.1:${server.ports.rest}/api/v2`;
   const otlp = `http://127.0.0.1:${server.ports.otlp}`;
   const headers = (): Record<string, string> => ({

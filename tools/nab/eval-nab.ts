@@ -1,12 +1,13 @@
 /**
  * npm run eval:nab -- --data <dir> --windows <json> --out <dir> [--profiles <json>]
  * Streams every CSV of every category folder through SeriesDetectors (the service's class and
- * parameters), writes <out>/<category>/faultline_<file>.csv and prints the three profile scores
+ * parameters) on 15-second buckets as the service does, writes <out>/<category>/faultline_<file>.csv and prints the three profile scores
  * (one threshold per profile over the whole corpus). Files absent from the windows file have no windows.
  */
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SeriesDetectors } from '../../api-server/src/analysis/anomaly/index.js';
+import { bucketRows } from './bucket-rows.js';
 import { scoreCorpus, type CostMatrix, type ScoredFile } from './scorer.js';
 
 function arg(name: string, fallback?: string): string {
@@ -39,16 +40,22 @@ for (const category of readdirSync(dataDir).sort()) {
       stamps.push(ts(t ?? ''));
       values.push(Number(v));
     }
+    const times = stamps.map((s, i) => {
+      const t = Date.parse(`${s.replace(' ', 'T')}Z`);
+      if (!Number.isFinite(t)) throw new Error(`${category}/${name} row ${i + 2}: unreadable timestamp ${JSON.stringify(s)}`);
+      return t;
+    });
+    // the service's path: 15-second buckets (rows of one bucket are one point), then the detectors
+    const points = bucketRows(times, values);
     const det = new SeriesDetectors();
     const scores = new Float64Array(values.length);
     const perMethod: Record<string, Float64Array> = {};
     for (const m of Object.keys(methodFiles)) perMethod[m] = new Float64Array(values.length);
-    const t0 = Date.parse(`${stamps[0] ?? ''}Z`);
-    for (let i = 0; i < values.length; i += 1) {
-      const x = (Date.parse(`${stamps[i] ?? ''}Z`) - t0) / 1000;
-      const out = det.observe(values[i] ?? NaN, Number.isFinite(x) ? x : i);
-      scores[i] = out.score;
-      for (const m of Object.keys(methodFiles)) (perMethod[m] as Float64Array)[i] = out.methodScores[m as keyof typeof out.methodScores];
+    const t0 = points[0]?.endMs ?? 0;
+    for (const p of points) {
+      const out = det.observe(p.value, (p.endMs - t0) / 1000);
+      scores.fill(out.score, p.firstRow, p.endRow);
+      for (const m of Object.keys(methodFiles)) (perMethod[m] as Float64Array).fill(out.methodScores[m as keyof typeof out.methodScores], p.firstRow, p.endRow);
     }
     const windows = (windowsJson[`${category}/${name}`] ?? []).map(([a, b]): [number, number] => {
       const s = stamps.findIndex((x) => x >= ts(a));
