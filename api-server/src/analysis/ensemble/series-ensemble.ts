@@ -18,6 +18,8 @@ import type { SortedWindow } from './sorted-window.js';
 
 export const MODEL_NAMES = ['ca_ilr', 'arima', 'holt_winters', 'mad', 'ewma'] as const;
 export type ModelName = (typeof MODEL_NAMES)[number];
+const HW_INDEX = MODEL_NAMES.indexOf('holt_winters');
+const EWMA_INDEX = MODEL_NAMES.indexOf('ewma');
 
 const ERROR_RING = 240;
 const SIGMA_WINDOW = 200;
@@ -123,7 +125,8 @@ export class SeriesEnsemble {
     mad: new ErrorRing(),
     ewma: new ErrorRing(),
   };
-  private w: Record<ModelName, number> = { ca_ilr: 1, arima: 0, holt_winters: 0, mad: 0, ewma: 0 };
+  /** the weights, updated in place by reweigh (weights() hands out a copy) */
+  private readonly w: Record<ModelName, number> = { ca_ilr: 1, arima: 0, holt_winters: 0, mad: 0, ewma: 0 };
   private points = 0;
   private readonly recentX = new Float64Array(REPLAY_POINTS);
   private readonly recentY = new Float64Array(REPLAY_POINTS);
@@ -131,6 +134,9 @@ export class SeriesEnsemble {
   /** what the last observe left for the detectors (see sharedForDetectors) */
   private evicted = Number.NaN;
   private hwUsableBefore = false;
+  private readonly oneStep = new Float64Array(MODEL_NAMES.length);
+  private readonly oneStepUsable = new Uint8Array(MODEL_NAMES.length);
+  private readonly inverseErrors = new Float64Array(MODEL_NAMES.length);
   private hwPredictionBefore = 0;
 
   private usable(m: ModelName): boolean {
@@ -166,14 +172,20 @@ export class SeriesEnsemble {
   /** Returns the one-step ensemble prediction made before seeing `y` (null if none), then learns `y`. */
   observe(y: number, xSeconds: number): number | null {
     if (!Number.isFinite(y) || !Number.isFinite(xSeconds)) return null;
+    // every usable model's one-step forecast, made once before learning y
+    for (let i = 0; i < MODEL_NAMES.length; i += 1) {
+      const m = MODEL_NAMES[i] as ModelName;
+      const usable = this.usable(m);
+      this.oneStepUsable[i] = usable ? 1 : 0;
+      if (usable) this.oneStep[i] = this.modelPredict(m, 1);
+    }
+    this.hwUsableBefore = this.oneStepUsable[HW_INDEX] === 1;
+    this.hwPredictionBefore = this.hwUsableBefore ? (this.oneStep[HW_INDEX] as number) : 0;
     let prediction: number | null = null;
-    this.hwUsableBefore = this.hw.usable;
-    this.hwPredictionBefore = this.hwUsableBefore ? this.hw.predict(1) : 0;
     if (this.points > 0) {
-      prediction = this.predict(1);
-      for (const m of MODEL_NAMES) {
-        if (!this.usable(m)) continue;
-        this.errors[m].push(y - (m === 'holt_winters' ? this.hwPredictionBefore : this.modelPredict(m, 1)));
+      prediction = this.combineOneStep();
+      for (let i = 0; i < MODEL_NAMES.length; i += 1) {
+        if (this.oneStepUsable[i] === 1) this.errors[MODEL_NAMES[i] as ModelName].push(y - (this.oneStep[i] as number));
       }
     }
     this.caIlr.update(y, xSeconds);
@@ -190,29 +202,43 @@ export class SeriesEnsemble {
     return prediction;
   }
 
-  private reweigh(): void {
-    const inv: Partial<Record<ModelName, number>> = {};
-    let total = 0;
-    for (const m of MODEL_NAMES) {
-      if (this.errors[m].count < 5) continue;
-      const v = 1 / Math.max(this.errors[m].mae(), 1e-9);
-      inv[m] = v;
-      total += v;
+  /** predict(1) from the forecasts observe just made (same terms in the same order) */
+  private combineOneStep(): number {
+    let s = 0;
+    let wsum = 0;
+    for (let i = 0; i < MODEL_NAMES.length; i += 1) {
+      const w = this.w[MODEL_NAMES[i] as ModelName];
+      if (this.oneStepUsable[i] === 0 || w === 0) continue;
+      s += w * (this.oneStep[i] as number);
+      wsum += w;
     }
+    if (wsum === 0) return this.oneStepUsable[EWMA_INDEX] === 1 ? (this.oneStep[EWMA_INDEX] as number) : this.lastY;
+    const p = s / wsum;
+    return Number.isFinite(p) ? p : this.lastY;
+  }
+
+  private reweigh(): void {
+    const inv = this.inverseErrors;
+    let total = 0;
+    for (let i = 0; i < MODEL_NAMES.length; i += 1) {
+      const errors = this.errors[MODEL_NAMES[i] as ModelName];
+      inv[i] = errors.count < 5 ? Number.NaN : 1 / Math.max(errors.mae(), 1e-9);
+      if (!Number.isNaN(inv[i] as number)) total += inv[i] as number;
+    }
+    const w = this.w;
     if (total === 0) {
-      this.w = { ca_ilr: 1, arima: 0, holt_winters: 0, mad: 0, ewma: 0 };
+      w.ca_ilr = 1;
+      w.arima = w.holt_winters = w.mad = w.ewma = 0;
       return;
     }
-    const w: Record<ModelName, number> = { ca_ilr: 0, arima: 0, holt_winters: 0, mad: 0, ewma: 0 };
     let sum = 0;
-    for (const m of MODEL_NAMES) {
-      const v = inv[m];
-      if (v === undefined) continue;
-      w[m] = Math.max(v / total, WEIGHT_FLOOR);
+    for (let i = 0; i < MODEL_NAMES.length; i += 1) {
+      const m = MODEL_NAMES[i] as ModelName;
+      const v = inv[i] as number;
+      w[m] = Number.isNaN(v) ? 0 : Math.max(v / total, WEIGHT_FLOOR);
       sum += w[m];
     }
     for (const m of MODEL_NAMES) w[m] /= sum;
-    this.w = w;
   }
 
   // The parts the series' detectors read after each observe (no copies of the windows).

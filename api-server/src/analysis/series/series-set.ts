@@ -14,7 +14,7 @@ export const DERIVED_SERIES = ['health_score', 'stress', 'fatigue', 'fused_ruptu
 export interface SeriesPoint {
   series: string;
   value: number;
-  firings: Firing[];
+  firings: readonly Firing[];
   consensus: boolean;
 }
 
