@@ -5,6 +5,7 @@
  */
 import { expect } from 'chai';
 import { existsSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseAllDocuments, parse as parseYaml } from 'yaml';
 import {
@@ -17,6 +18,7 @@ import {
   type ControlPlane,
 } from '../../support/control-plane.js';
 import { makeTempDir } from '../../support/temp-dir.js';
+import { loadSettings } from '../../../api-server/src/config/load-settings.js';
 
 interface K8sObject {
   apiVersion: string;
@@ -243,6 +245,32 @@ describe('operator manifests (kustomize, Helm, OLM) against a real kube-apiserve
     expect(objects.map((o) => o.kind)).to.include.members(['Secret', 'PersistentVolumeClaim', 'CustomResourceDefinition']);
     const out = await dryRunServer(rendered);
     expect(out).to.contain('deployment.apps/faultline created (server dry run)');
+  });
+
+  it('renders the Helm chart in cluster mode: a StatefulSet of N replicas with a claim each, the Kafka settings, accepted by the API server', async function () {
+    const rendered = await helmTemplate('cluster.enabled=true', 'cluster.replicas=3', 'cluster.brokers={kafka-0.kafka:9092,kafka-1.kafka:9092}', 'cluster.partitions=24');
+    const objects = parseDocs(rendered);
+    expect(objects.map((o) => o.kind)).to.not.include.members(['Deployment', 'PersistentVolumeClaim']);
+    const sts = one<K8sObject & { spec: { replicas: number; podManagementPolicy: string; volumeClaimTemplates: { metadata: { name: string } }[]; template: { spec: PodSpec } } }>(objects, 'StatefulSet', 'faultline');
+    expect(sts.spec.replicas).to.equal(3);
+    expect(sts.spec.podManagementPolicy).to.equal('Parallel');
+    expect(sts.spec.volumeClaimTemplates.map((v) => v.metadata.name)).to.deep.equal(['data']);
+    expect(sts.spec.template.spec.volumes.map((v) => v.name)).to.not.include('data');
+    // the api-server itself accepts the rendered config file (its own loader, not a copy of its rules)
+    const config = one<K8sObject & { data: Record<string, string> }>(objects, 'ConfigMap', 'faultline-config').data['config.yaml'] as string;
+    const dir = await makeTempDir('helm-config');
+    try {
+      await writeFile(join(dir.path, 'config.yaml'), config);
+      const settings = loadSettings(['--config', join(dir.path, 'config.yaml')], {});
+      expect(settings.deployment.cluster).to.include({ enabled: true, partitions: 24, telemetryTopic: 'faultline.telemetry' });
+      const standalone = one<K8sObject & { data: Record<string, string> }>(parseDocs(await helmTemplate()), 'ConfigMap', 'faultline-config').data['config.yaml'] as string;
+      await writeFile(join(dir.path, 'standalone.yaml'), standalone);
+      expect(loadSettings(['--config', join(dir.path, 'standalone.yaml')], {}).deployment.cluster.enabled).to.equal(false);
+    } finally {
+      await dir.remove();
+    }
+    const out = await dryRunServer(rendered);
+    expect(out).to.contain('statefulset.apps/faultline created (server dry run)');
   });
 
   it('renders the Helm chart in namespaced mode with the admission policy and network policy, accepted by the API server', async function () {
