@@ -3,6 +3,7 @@
  * reported as such and the others still run.
  */
 import { runAnalysisBench } from './analysis-tick.js';
+import { runClusterBench } from './cluster.js';
 import { runHttpBench } from './http-service.js';
 import { runIngestBench } from './ingest-decoders.js';
 import { runRegressionBench } from './regression.js';
@@ -14,6 +15,7 @@ const benches: Bench[] = [
   ['analysis tick', runAnalysisBench],
   ['http service', runHttpBench],
   ['ingest decoders', runIngestBench],
+  ['cluster (Kafka, replica processes)', runClusterBench],
 ];
 
 console.log(`faultline benchmarks — node ${process.version}, ${new Date().toISOString()}`);

@@ -38,6 +38,9 @@ import { BulkDecoder } from './ingest/bulk/bulk-decoder.js';
 import { LokiPushDecoder } from './ingest/loki/loki-push-decoder.js';
 import { RemoteWriteDecoder } from './ingest/remote-write/remote-write-decoder.js';
 import { IngestPipeline } from './pipeline/ingest-pipeline.js';
+import { LocalIngestSink, type IngestSink } from './pipeline/ingest-sink.js';
+import { startClusterNode, type ClusterNode } from './cluster/cluster-node.js';
+import { localReads } from './http/workload-reads.js';
 import { TokenBucket } from './pipeline/token-bucket.js';
 import { SimulationInjector } from './simulation/injector.js';
 import { StatsdListener } from './statsd/statsd-listener.js';
@@ -145,8 +148,25 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     now,
   }, workers);
   metrics.outboundBacklogs(() => workers.map((w) => ({ channel: w.name, backlog: outbox.backlog(w.name) })));
+  // cluster mode: ingest goes to Kafka, this replica analyses the partitions it is assigned
+  let cluster: ClusterNode | undefined;
+  if (d.cluster.enabled) {
+    cluster = await startClusterNode(d.cluster, core, pipeline, {
+      bucketMs: 15_000,
+      log: { info: (f, m) => logger.info(f, m), warn: (f, m) => logger.warn(f, m), error: (f, m) => logger.error(f, m) },
+      dropped: (reason, n) => metrics.droppedRecords(reason, n),
+    });
+  }
+  const ingest: IngestSink = cluster?.ingest ?? new LocalIngestSink(pipeline);
   const injector = new SimulationInjector(
-    { enqueue: (batch) => pipeline.offer(batch), now, newId: () => `sim_${newHexId()}`, noise: Math.random },
+    {
+      enqueue: (batch) => {
+        void ingest.accept(batch).then((outcome) => {
+          if (outcome !== 'accepted') logger.warn({ outcome, records: batch.metrics.length }, 'simulation samples were not accepted');
+        });
+        return true;
+      },
+      now, newId: () => `sim_${newHexId()}`, noise: Math.random },
     { intervalMs: 5_000, baselineMinutes: d.simulationBaselineMinutes },
   );
   const auth = new BearerKey(settings.apiKey, settings.production);
@@ -165,16 +185,20 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     now,
     newHexId,
     core,
+    reads: cluster?.reads ?? localReads(core, store),
     pipeline,
+    ingest,
     bucket: new TokenBucket(settings.ingestRps),
     store,
     hub,
     publisher,
     actions,
     control,
+    controlWrites: control,
     injector,
     metrics,
     onClose: (fn) => closers.push(fn),
+    ...(cluster === undefined ? {} : { clusterStatus: () => (cluster as ClusterNode).status() }),
     ports: { rest: 0, otlp: 0, dashboard: 0, statsd: 0, grpc: 0 },
   };
 
@@ -211,19 +235,25 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     settings.otlpPort,
   );
   svc.ports.dashboard = await listen(createRestApp(svc, { remoteWrite, before: [serveDashboard(defaultDashboardDir())] }), settings.dashboardPort);
-  const statsd = new StatsdListener({ offer: (b) => pipeline.offer(b), dropped: (r, n) => metrics.droppedRecords(r, n), now });
+  const statsd = new StatsdListener({ accept: (b) => ingest.accept(b), dropped: (r, n) => metrics.droppedRecords(r, n), now });
   svc.ports.statsd = await statsd.start(settings.statsdPort, settings.bindAddress);
   const grpcServer = new GrpcIngestServer({
     auth,
     tryTake: () => svc.bucket.tryTake(),
-    offer: (b) => pipeline.offer(b),
+    accept: (b) => ingest.accept(b),
     dropped: (r, n) => metrics.droppedRecords(r, n),
   });
   svc.ports.grpc = await grpcServer.start(settings.grpcPort, settings.bindAddress);
   logger.info({ ports: svc.ports, bind: settings.bindAddress, data_dir: settings.dataDir, edition: settings.edition }, 'listening');
 
-  // restore: snapshots and analysis state, control plane, actions; then ready
-  const restored = await restore(svc, bootstrapWeights);
+  if (cluster !== undefined) {
+    const node = cluster;
+    loop.onStep((output) => void node.afterStep(output));
+  }
+  // restore: snapshots and analysis state (standalone; a cluster replica restores its partitions
+  // from the state topic as it is assigned them), control plane, actions; then ready
+  const restored = await restore(svc, bootstrapWeights, cluster === undefined);
+  if (cluster !== undefined) svc.controlWrites = await cluster.attachControl(control);
   await actions.load();
   publisher.start();
   loop.start();
@@ -248,6 +278,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
         await statsd.stop();
         await grpcServer.stop();
         await loop.stop();
+        await cluster?.stop();
         await publisher.stop();
         await retention.stop();
         await db.close();
@@ -258,9 +289,9 @@ export async function startServer(settings: Settings, options: StartOptions = {}
   };
 }
 
-async function restore(svc: ServiceContext, bootstrapWeights: WeightOverride[] | undefined): Promise<{ workloads: number; reset: number }> {
+async function restore(svc: ServiceContext, bootstrapWeights: WeightOverride[] | undefined, analysisState: boolean): Promise<{ workloads: number; reset: number }> {
   let reset = 0;
-  const rows = await svc.store.loadWorkloads();
+  const rows = analysisState ? await svc.store.loadWorkloads() : [];
   for (const { snapshot, state } of rows) {
     try {
       if (state !== undefined) svc.core.importWorkload(snapshot.key, state);

@@ -301,6 +301,18 @@ export class AnalysisCoreImpl implements AnalysisCore {
     if (!this.firstSeenMs.has(key)) this.firstSeenMs.set(key, w.lastStepMs ?? 0);
   }
 
+  removeWorkload(key: string): void {
+    this.workloads.delete(key);
+    this.firstSeenMs.delete(key);
+    const latest = this.latestRuptureOf.get(key);
+    if (latest !== undefined) this.dropExplain(latest);
+  }
+
+  lastProcessedBucket(key: string): number | undefined {
+    const last = this.workloads.get(key)?.buckets.lastProcessed;
+    return last === undefined || !Number.isFinite(last) ? undefined : last;
+  }
+
   ingestStats(): IngestStats {
     return { ...this.stats };
   }

@@ -255,6 +255,10 @@ export interface AnalysisCore {
   /** JSON-serialisable state of one workload (windows, baselines, ensembles) for LevelDB and hand-over. */
   exportWorkload(key: string): unknown;
   importWorkload(key: string, state: unknown): void;
+  /** Forgets a workload (cluster mode: its partition moved to another replica). */
+  removeWorkload(key: string): void;
+  /** The index of the workload's last processed 15-s bucket; undefined when unknown or none yet. */
+  lastProcessedBucket(key: string): number | undefined;
   /** ingest counters (additive, optional) */
   ingestStats?(): AnalysisIngestStats;
 }

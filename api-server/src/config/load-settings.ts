@@ -10,6 +10,7 @@ import type { Settings, YamlSettings } from './settings.js';
 import { settingsSchema, yamlSchema } from './settings.js';
 import { parseEventBusSettings, type EventBusSettings } from '../events/bus/bus-settings.js';
 import { parseSinkSettings, type SinkSettings } from '../dispatch/sink-settings.js';
+import { parseClusterSettings, type ClusterSettings } from '../cluster/cluster-settings.js';
 
 export class SettingsError extends Error {
   constructor(message: string) {
@@ -111,9 +112,11 @@ function readYaml(path: string): YamlSettings {
 function deploymentFrom(yaml: YamlSettings, file: string, env: NodeJS.ProcessEnv): Record<string, unknown> {
   let eventbus: EventBusSettings;
   let sinks: SinkSettings;
+  let cluster: ClusterSettings;
   try {
     eventbus = parseEventBusSettings(yaml.eventbus);
     sinks = parseSinkSettings(yaml.sinks, env);
+    cluster = parseClusterSettings(yaml.cluster, env);
   } catch (error) {
     throw new SettingsError(`invalid setting ${(error as Error).message} in ${file}`);
   }
@@ -130,6 +133,7 @@ function deploymentFrom(yaml: YamlSettings, file: string, env: NodeJS.ProcessEnv
     simulationBaselineMinutes: yaml.simulation?.baseline_minutes ?? 30,
     eventbus,
     sinks,
+    cluster,
   };
 }
 

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { EventBusSettings } from '../events/bus/bus-settings.js';
 import type { SinkSettings } from '../dispatch/sink-settings.js';
+import type { ClusterSettings } from '../cluster/cluster-settings.js';
 
 export const port = z.coerce.number().int('must be an integer').min(0, 'must be 0..65535').max(65535, 'must be 0..65535');
 
@@ -40,6 +41,8 @@ export const settingsSchema = z.object({
     eventbus: z.custom<EventBusSettings>(),
     /** validated by parseSinkSettings while the YAML file is read */
     sinks: z.custom<SinkSettings>(),
+    /** validated by parseClusterSettings while the YAML file is read */
+    cluster: z.custom<ClusterSettings>(),
   }),
 });
 
@@ -62,6 +65,7 @@ export const yamlSchema = z
     simulation: z.object({ baseline_minutes: z.number().optional() }).partial().optional(),
     eventbus: z.unknown().optional(),
     sinks: z.unknown().optional(),
+    cluster: z.unknown().optional(),
   })
   .passthrough();
 

@@ -19,13 +19,23 @@ export interface ControlPlaneListener {
   weightsChanged(list: readonly WeightOverride[]): void;
 }
 
+/** The writes of the control plane: the plane itself standalone, the control topic in cluster mode. */
+export interface ControlWrites {
+  addSuppression(body: SuppressionBody, nowMs: number): Promise<Suppression>;
+  replaceSuppression(id: string, body: SuppressionBody): Promise<Suppression | undefined>;
+  removeSuppression(id: string): Promise<boolean>;
+  addContext(body: ContextBody, nowMs: number): Promise<ContextEvent>;
+  removeContext(id: string): Promise<boolean>;
+  replaceWeights(list: WeightOverride[]): Promise<void>;
+}
+
 export interface ContextQuery {
   workload?: string;
   sinceMs?: number;
   limit: number;
 }
 
-export class ControlPlane implements DispatchPolicy {
+export class ControlPlane implements DispatchPolicy, ControlWrites {
   private suppressions = new Map<string, Suppression>();
   private context = new Map<string, ContextEvent>();
   private weights: WeightOverride[] = [];
@@ -64,31 +74,46 @@ export class ControlPlane implements DispatchPolicy {
     return this.suppressions.get(id);
   }
 
+  /** A new window from a validated body (the id is made here). */
+  newSuppression(body: SuppressionBody, nowMs: number): Suppression {
+    return suppressionFromBody(body, this.newId('sup_'), nowMs);
+  }
+
+  /** The window `id` with a new body, or undefined when there is no such window. */
+  updatedSuppression(id: string, body: SuppressionBody): Suppression | undefined {
+    const existing = this.suppressions.get(id);
+    return existing === undefined ? undefined : suppressionFromBody(body, id, existing.createdAtMs);
+  }
+
   async addSuppression(body: SuppressionBody, nowMs: number): Promise<Suppression> {
-    const suppression = suppressionFromBody(body, this.newId('sup_'), nowMs);
-    await this.suppressionStore.put(suppression.id, suppression);
-    this.suppressions.set(suppression.id, suppression);
-    this.listener.suppressionsChanged([...this.suppressions.values()]);
+    const suppression = this.newSuppression(body, nowMs);
+    await this.applySuppression(suppression.id, suppression);
     return suppression;
   }
 
   /** Replaces the window `id` in place (the operator's update of a Suppression CR). */
   async replaceSuppression(id: string, body: SuppressionBody): Promise<Suppression | undefined> {
-    const existing = this.suppressions.get(id);
-    if (existing === undefined) return undefined;
-    const updated = suppressionFromBody(body, id, existing.createdAtMs);
-    await this.suppressionStore.put(id, updated);
-    this.suppressions.set(id, updated);
-    this.listener.suppressionsChanged([...this.suppressions.values()]);
+    const updated = this.updatedSuppression(id, body);
+    if (updated !== undefined) await this.applySuppression(id, updated);
     return updated;
   }
 
   async removeSuppression(id: string): Promise<boolean> {
     if (!this.suppressions.has(id)) return false;
-    await this.suppressionStore.del(id);
-    this.suppressions.delete(id);
-    this.listener.suppressionsChanged([...this.suppressions.values()]);
+    await this.applySuppression(id, undefined);
     return true;
+  }
+
+  /** Stores (or, undefined, deletes) one window as given: the one write path of suppressions. */
+  async applySuppression(id: string, suppression: Suppression | undefined): Promise<void> {
+    if (suppression === undefined) {
+      await this.suppressionStore.del(id);
+      this.suppressions.delete(id);
+    } else {
+      await this.suppressionStore.put(id, suppression);
+      this.suppressions.set(id, suppression);
+    }
+    this.listener.suppressionsChanged([...this.suppressions.values()]);
   }
 
   /** Newest first. */
@@ -100,20 +125,37 @@ export class ControlPlane implements DispatchPolicy {
       .slice(0, query.limit);
   }
 
+  /** A new context event from a validated body (the id is made here). */
+  newContext(body: ContextBody, nowMs: number): ContextEvent {
+    return contextEventFromBody(body, this.newId('ctx_'), nowMs);
+  }
+
   async addContext(body: ContextBody, nowMs: number): Promise<ContextEvent> {
-    const event = contextEventFromBody(body, this.newId('ctx_'), nowMs);
-    await this.contextStore.put(event.id, event);
-    this.context.set(event.id, event);
-    this.listener.contextChanged([...this.context.values()]);
+    const event = this.newContext(body, nowMs);
+    await this.applyContext(event.id, event);
     return event;
   }
 
   async removeContext(id: string): Promise<boolean> {
     if (!this.context.has(id)) return false;
-    await this.contextStore.del(id);
-    this.context.delete(id);
-    this.listener.contextChanged([...this.context.values()]);
+    await this.applyContext(id, undefined);
     return true;
+  }
+
+  hasContext(id: string): boolean {
+    return this.context.has(id);
+  }
+
+  /** Stores (or, undefined, deletes) one context event as given: the one write path of context. */
+  async applyContext(id: string, event: ContextEvent | undefined): Promise<void> {
+    if (event === undefined) {
+      await this.contextStore.del(id);
+      this.context.delete(id);
+    } else {
+      await this.contextStore.put(id, event);
+      this.context.set(id, event);
+    }
+    this.listener.contextChanged([...this.context.values()]);
   }
 
   currentWeights(): readonly WeightOverride[] {

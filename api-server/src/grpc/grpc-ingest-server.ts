@@ -16,13 +16,15 @@ import { decodeLogsDocument, decodeMetricsDocument, decodeTracesDocument } from 
 import { protoPath } from '../ingest/proto-files.js';
 import type { DecodedBatch } from '../ingest/records.js';
 import { DecodeError } from '../ingest/records.js';
+import type { IngestOutcome } from '../pipeline/ingest-sink.js';
 
 export const GRPC_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
 export interface GrpcIngestPorts {
   auth: BearerKey;
   tryTake(): boolean;
-  offer(batch: DecodedBatch): boolean;
+  /** the ingest sink: accepted, busy (RESOURCE_EXHAUSTED) or unavailable (UNAVAILABLE) */
+  accept(batch: DecodedBatch): Promise<IngestOutcome>;
   dropped(reason: string, n: number): void;
 }
 
@@ -136,20 +138,23 @@ export class GrpcIngestServer {
     }
   }
 
-  private ingest(batch: DecodedBatch): void {
-    if (!this.ports.offer(batch)) throw new IngestRefusal(grpc.status.RESOURCE_EXHAUSTED, 'ingest queue is full; retry shortly');
+  private async ingest(batch: DecodedBatch): Promise<void> {
+    const outcome = await this.ports.accept(batch);
+    if (outcome === 'busy') throw new IngestRefusal(grpc.status.RESOURCE_EXHAUSTED, 'ingest queue is full; retry shortly');
+    if (outcome === 'unavailable') throw new IngestRefusal(grpc.status.UNAVAILABLE, 'the cluster telemetry topic is not reachable; retry shortly');
   }
 
   private unary(decode: (request: unknown) => DecodedBatch): UnaryHandler {
     return (call, callback) => {
-      try {
+      void (async () => {
         this.admit(call.metadata);
         const batch = decode(decoded(call.request));
-        this.ingest(batch);
-        callback(null, { accepted: String(batch.metrics.length + batch.logs.length + batch.spans.length), rejected: String(batch.rejected) });
-      } catch (error) {
-        callback(toServiceError(error));
-      }
+        await this.ingest(batch);
+        return batch;
+      })().then(
+        (batch) => callback(null, { accepted: String(batch.metrics.length + batch.logs.length + batch.spans.length), rejected: String(batch.rejected) }),
+        (error: unknown) => callback(toServiceError(error)),
+      );
     };
   }
 
@@ -165,20 +170,33 @@ export class GrpcIngestServer {
         callback(toServiceError(error));
         return;
       }
+      // messages are stored in order; the answer waits for the last one
+      let chain: Promise<void> = Promise.resolve();
+      const fail = (error: unknown): void => {
+        if (failed) return;
+        failed = true;
+        callback(toServiceError(error));
+      };
       call.on('data', (request: unknown) => {
         if (failed) return;
+        let batch: DecodedBatch;
         try {
-          const batch = decode(decoded(request));
-          this.ingest(batch);
+          batch = decode(decoded(request));
+        } catch (error) {
+          fail(error);
+          return;
+        }
+        chain = chain.then(async () => {
+          if (failed) return;
+          await this.ingest(batch);
           accepted += batch.metrics.length + batch.logs.length + batch.spans.length;
           rejected += batch.rejected;
-        } catch (error) {
-          failed = true;
-          callback(toServiceError(error));
-        }
+        }).catch(fail);
       });
       call.on('end', () => {
-        if (!failed) callback(null, { accepted: String(accepted), rejected: String(rejected) });
+        void chain.then(() => {
+          if (!failed) callback(null, { accepted: String(accepted), rejected: String(rejected) });
+        });
       });
       call.on('error', () => {
         failed = true;
@@ -188,14 +206,15 @@ export class GrpcIngestServer {
 
   private otlpExport(decode: (doc: unknown) => DecodedBatch, rejectedField: string): UnaryHandler {
     return (call, callback) => {
-      try {
+      void (async () => {
         this.admit(call.metadata);
         const batch = decode(toOtlpJsonShape(decoded(call.request)));
-        this.ingest(batch);
-        callback(null, batch.rejected > 0 ? { partialSuccess: { [rejectedField]: String(batch.rejected), errorMessage: 'records without a workload identity were dropped' } } : {});
-      } catch (error) {
-        callback(toServiceError(error));
-      }
+        await this.ingest(batch);
+        return batch;
+      })().then(
+        (batch) => callback(null, batch.rejected > 0 ? { partialSuccess: { [rejectedField]: String(batch.rejected), errorMessage: 'records without a workload identity were dropped' } } : {}),
+        (error: unknown) => callback(toServiceError(error)),
+      );
     };
   }
 }

@@ -46,6 +46,9 @@ export const rateLimited = (): HttpError =>
   new HttpError(429, 'rate_limited', 'ingest rate limit exceeded', undefined, {}, { 'Retry-After': '1' });
 export const queueFull = (): HttpError =>
   new HttpError(429, 'queue_full', 'ingest queue is full; retry shortly', undefined, {}, { 'Retry-After': '1' });
+export const ingestUnavailable = (): HttpError =>
+  new HttpError(503, 'ingest_unavailable', 'the cluster telemetry topic is not reachable; nothing of this request was stored; retry shortly', undefined, {}, { 'Retry-After': '1' });
+export const controlUnavailable = (message: string): HttpError => new HttpError(503, 'control_unavailable', message, undefined, {}, { 'Retry-After': '1' });
 export const notReady = (): HttpError =>
   new HttpError(503, 'not_ready', 'the service is starting: storage is being opened and state restored', undefined, {}, { 'Retry-After': '1' });
 

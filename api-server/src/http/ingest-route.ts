@@ -1,12 +1,12 @@
 /**
  * The one HTTP ingest route mechanism every decoder plugs into (api.md §1.4): auth → token bucket
- * (429) → media type and encoding (415) → body limit (413) → decode (400) → ingest queue (429 when
- * full) → the decoder's reply.
+ * (429) → media type and encoding (415) → body limit (413) → decode (400) → the ingest sink (429
+ * when full, 503 when the cluster topic is unreachable) → the decoder's reply.
  */
 import type { Context } from 'koa';
 import type { HttpIngestDecoder } from '../ingest/decoder.js';
 import { DecodeError } from '../ingest/records.js';
-import { HttpError, queueFull, rateLimited, unsupportedMedia } from './errors.js';
+import { HttpError, ingestUnavailable, queueFull, rateLimited, unsupportedMedia } from './errors.js';
 import { INGEST_BODY_LIMIT, mediaType, readBody } from './request-body.js';
 import type { ServiceContext } from './service-context.js';
 
@@ -31,7 +31,9 @@ export function ingestHandler(svc: ServiceContext, decoder: HttpIngestDecoder) {
       }
       throw error;
     }
-    if (!svc.pipeline.offer(result.batch)) throw queueFull();
+    const outcome = await svc.ingest.accept(result.batch);
+    if (outcome === 'busy') throw queueFull();
+    if (outcome === 'unavailable') throw ingestUnavailable();
     ctx.status = result.status ?? 200;
     if (result.responseBody !== undefined && ctx.status !== 204) ctx.body = result.responseBody;
   };

@@ -3,15 +3,18 @@ import type { Logger } from 'pino';
 import type { ActionEngine } from '../actions/action-engine.js';
 import type { AnalysisCore } from '../analysis/contract.js';
 import type { Settings } from '../config/settings.js';
-import type { ControlPlane } from '../control/control-plane.js';
+import type { ControlPlane, ControlWrites } from '../control/control-plane.js';
 import type { EventHub } from '../events/event-hub.js';
 import type { EventPublisher } from '../events/event-publisher.js';
 import type { IngestPipeline } from '../pipeline/ingest-pipeline.js';
+import type { IngestSink } from '../pipeline/ingest-sink.js';
 import type { TokenBucket } from '../pipeline/token-bucket.js';
 import type { SimulationInjector } from '../simulation/injector.js';
 import type { AnalysisStore } from '../storage/analysis-store.js';
 import type { SelfMetrics } from '../telemetry/self-metrics.js';
 import type { BearerKey } from './bearer-auth.js';
+import type { WorkloadReads } from './workload-reads.js';
+import type { ClusterStatus } from '../cluster/cluster-node.js';
 
 export interface ServiceContext {
   settings: Settings;
@@ -24,7 +27,11 @@ export interface ServiceContext {
   /** 12 lower-case hex characters from a CSPRNG */
   newHexId: () => string;
   core: AnalysisCore;
+  /** the read routes' source: local, or every replica's workloads in cluster mode */
+  reads: WorkloadReads;
   pipeline: IngestPipeline;
+  /** where admitted telemetry goes: the local pipeline, or the cluster telemetry topic */
+  ingest: IngestSink;
   bucket: TokenBucket;
   store: AnalysisStore;
   hub: EventHub;
@@ -32,8 +39,12 @@ export interface ServiceContext {
   publisher: EventPublisher;
   actions: ActionEngine;
   control: ControlPlane;
+  /** writes of the control plane: the plane itself, or the control topic in cluster mode */
+  controlWrites: ControlWrites;
   injector: SimulationInjector;
   metrics: SelfMetrics;
+  /** cluster mode only: this replica's partitions and the workloads it analyses */
+  clusterStatus?: () => ClusterStatus;
   /** registers cleanup for shutdown (open SSE streams) */
   onClose: (fn: () => void) => void;
   /** bound ports, filled once listening */

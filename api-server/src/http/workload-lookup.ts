@@ -3,12 +3,18 @@
  * kind preference, legacy `{host}` by host key, then key forms, then unique (or most recently
  * updated) name.
  */
-import type { AnalysisCore } from '../analysis/contract.js';
+import type { WorkloadSnapshot } from '../analysis/contract.js';
 import { parseWorkloadKey } from '../analysis/workload-key.js';
 
 const KIND_ORDER = ['Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'host'];
 
-export function resolveWorkload(core: AnalysisCore, segments: string[]): string | undefined {
+/** what the lookup needs: the analysis core, or the cluster-wide reads */
+export interface KnownWorkloads {
+  snapshot(key: string): WorkloadSnapshot | undefined;
+  workloadKeys(): string[];
+}
+
+export function resolveWorkload(core: KnownWorkloads, segments: string[]): string | undefined {
   const known = (key: string): boolean => core.snapshot(key) !== undefined;
   if (segments.length === 3) {
     const key = segments.join('/');

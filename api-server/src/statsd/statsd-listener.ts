@@ -3,14 +3,16 @@
  * skipped, and the records join the same ingest pipeline as every other source. A datagram that
  * arrives while the ingest queue is full is dropped and counted (UDP has no back-channel).
  */
+import type { IngestOutcome } from '../pipeline/ingest-sink.js';
 import { createSocket } from 'node:dgram';
 import type { Socket } from 'node:dgram';
 import type { DecodedBatch } from '../ingest/records.js';
 import { StatsdParser } from '../ingest/statsd/statsd-parser.js';
 
 export interface StatsdPorts {
-  offer(batch: DecodedBatch): boolean;
-  dropped(reason: 'statsd_bad_line' | 'queue_full', n: number): void;
+  /** the ingest sink; StatsD has no answer, so anything not accepted is counted as dropped */
+  accept(batch: DecodedBatch): Promise<IngestOutcome>;
+  dropped(reason: 'statsd_bad_line' | 'queue_full' | 'unavailable', n: number): void;
   now(): number;
 }
 
@@ -42,6 +44,8 @@ export class StatsdListener {
     const { metrics, badLines } = this.parser.parse(message.toString('utf8'), this.ports.now());
     if (badLines > 0) this.ports.dropped('statsd_bad_line', badLines);
     if (metrics.length === 0) return;
-    if (!this.ports.offer({ metrics, logs: [], spans: [], rejected: 0 })) this.ports.dropped('queue_full', metrics.length);
+    void this.ports.accept({ metrics, logs: [], spans: [], rejected: 0 }).then((outcome) => {
+      if (outcome !== 'accepted') this.ports.dropped(outcome === 'busy' ? 'queue_full' : 'unavailable', metrics.length);
+    });
   }
 }

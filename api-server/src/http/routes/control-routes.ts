@@ -3,17 +3,28 @@ import type { Router } from '@koa/router';
 import { contextBody } from '../../control/context-events.js';
 import { suppressionBody } from '../../control/suppressions.js';
 import { normaliseOverrides, renderOverride, weightOverridesBody } from '../../control/weight-overrides.js';
-import { badRequest, fromZod, notFound } from '../errors.js';
+import { ControlTopicError } from '../../cluster/replicated-control.js';
+import { badRequest, controlUnavailable, fromZod, notFound } from '../errors.js';
 import { limitParam, queryString, sinceParam } from '../query.js';
 import { contextEventJson, suppressionJson } from '../render/control-json.js';
 import { readJson } from '../request-body.js';
 import type { ServiceContext } from '../service-context.js';
 
+/** a write through the control topic that Kafka refused answers 503, naming the topic */
+async function controlWrite<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (error instanceof ControlTopicError) throw controlUnavailable(error.message);
+    throw error;
+  }
+}
+
 export function registerControlRoutes(router: Router, svc: ServiceContext): void {
   router.post('/suppressions', async (ctx) => {
     const parsed = suppressionBody.safeParse(await readJson(ctx));
     if (!parsed.success) throw fromZod(parsed.error);
-    const s = await svc.control.addSuppression(parsed.data, svc.now());
+    const s = await controlWrite(() => svc.controlWrites.addSuppression(parsed.data, svc.now()));
     ctx.status = 201;
     ctx.body = suppressionJson(s, svc.now());
   });
@@ -22,14 +33,14 @@ export function registerControlRoutes(router: Router, svc: ServiceContext): void
     ctx.body = { suppressions: svc.control.listSuppressions(now).slice(0, limitParam(ctx)).map((s) => suppressionJson(s, now)) };
   });
   router.delete('/suppressions/:id', async (ctx) => {
-    if (!(await svc.control.removeSuppression(ctx.params['id'] ?? ''))) throw notFound(`suppression ${ctx.params['id']} not found`);
+    if (!(await controlWrite(() => svc.controlWrites.removeSuppression(ctx.params['id'] ?? '')))) throw notFound(`suppression ${ctx.params['id']} not found`);
     ctx.status = 204;
   });
 
   router.post('/context', async (ctx) => {
     const parsed = contextBody.safeParse(await readJson(ctx));
     if (!parsed.success) throw fromZod(parsed.error);
-    const event = await svc.control.addContext(parsed.data, svc.now());
+    const event = await controlWrite(() => svc.controlWrites.addContext(parsed.data, svc.now()));
     ctx.status = 201;
     ctx.body = contextEventJson(event);
   });
@@ -43,7 +54,7 @@ export function registerControlRoutes(router: Router, svc: ServiceContext): void
     };
   });
   router.delete('/context/:id', async (ctx) => {
-    if (!(await svc.control.removeContext(ctx.params['id'] ?? ''))) throw notFound(`context event ${ctx.params['id']} not found`);
+    if (!(await controlWrite(() => svc.controlWrites.removeContext(ctx.params['id'] ?? '')))) throw notFound(`context event ${ctx.params['id']} not found`);
     ctx.status = 204;
   });
 
@@ -56,7 +67,7 @@ export function registerControlRoutes(router: Router, svc: ServiceContext): void
     const parsed = weightOverridesBody.safeParse(body);
     if (!parsed.success) throw fromZod(parsed.error);
     const list = normaliseOverrides(parsed.data);
-    await svc.control.replaceWeights(list);
+    await controlWrite(() => svc.controlWrites.replaceWeights(list));
     ctx.body = { applied: list.length };
   });
 }

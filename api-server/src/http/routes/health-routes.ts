@@ -16,6 +16,8 @@ export function registerHealthRoutes(router: Router, svc: ServiceContext): void 
       ingest_queue: svc.pipeline.waiting,
       // the message bus and the sinks: connected, backlog (stored, not yet delivered), failures
       outbound: svc.publisher.status(),
+      // cluster mode: this replica, its partitions and the workloads it analyses; absent standalone
+      ...(svc.clusterStatus === undefined ? {} : { cluster: svc.clusterStatus() }),
     };
   };
   router.get('/health', health);

@@ -17,14 +17,14 @@ function segmentsOf(params: Record<string, string | undefined>): string[] {
 export function registerRuptureRoutes(router: Router, svc: ServiceContext): void {
   router.get('/ruptures', (ctx) => {
     const limit = limitParam(ctx);
-    const keys = svc.core.workloadKeys().sort().slice(0, limit);
-    ctx.body = { ruptures: keys.map((k) => svc.core.snapshot(k)).filter((s) => s !== undefined).map(listItemJson) };
+    const keys = svc.reads.workloadKeys().sort().slice(0, limit);
+    ctx.body = { ruptures: keys.map((k) => svc.reads.snapshot(k)).filter((s) => s !== undefined).map(listItemJson) };
   });
 
   const rupture = (ctx: RouterContext): void => {
     const segments = segmentsOf(ctx.params);
-    const key = resolveWorkload(svc.core, segments);
-    const snapshot = key === undefined ? undefined : svc.core.snapshot(key);
+    const key = resolveWorkload(svc.reads, segments);
+    const snapshot = key === undefined ? undefined : svc.reads.snapshot(key);
     if (snapshot === undefined) throw notFound(segments.length === 1 ? `no data for host: ${segments[0]}` : `unknown workload: ${segments.join('/')}`);
     ctx.body = snapshotJson(snapshot);
   };
@@ -36,8 +36,8 @@ export function registerRuptureRoutes(router: Router, svc: ServiceContext): void
     const signal = ctx.params['signal'] ?? '';
     if (!(SIGNAL_NAMES as readonly string[]).includes(signal)) throw notFound(`unknown signal: ${signal}`);
     const segments = segmentsOf(ctx.params);
-    const key = resolveWorkload(svc.core, segments);
-    const snapshot = key === undefined ? undefined : svc.core.snapshot(key);
+    const key = resolveWorkload(svc.reads, segments);
+    const snapshot = key === undefined ? undefined : svc.reads.snapshot(key);
     if (snapshot === undefined) throw notFound(`unknown workload: ${segments.join('/')}`);
     ctx.body = kpiJson(snapshot, signal as SignalName, segments.length === 1);
   };
@@ -51,7 +51,7 @@ export function registerRuptureRoutes(router: Router, svc: ServiceContext): void
     const segments = segmentsOf(ctx.params);
     let filter;
     if (segments.length > 0) {
-      const key = resolveWorkload(svc.core, segments);
+      const key = resolveWorkload(svc.reads, segments);
       if (key === undefined) throw notFound(`unknown workload: ${segments.join('/')}`);
       filter = (a: { workload: string }) => a.workload === key;
     }
@@ -59,7 +59,7 @@ export function registerRuptureRoutes(router: Router, svc: ServiceContext): void
       ctx.body = { anomalies: [] };
       return;
     }
-    ctx.body = { anomalies: (await svc.store.anomalies(since, limit, filter)).map(anomalyJson) };
+    ctx.body = { anomalies: (await svc.reads.anomalies(since, limit, filter)).map(anomalyJson) };
   };
   router.get('/anomalies', anomalies);
   router.get('/anomalies/:a', anomalies);

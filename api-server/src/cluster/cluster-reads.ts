@@ -1,0 +1,46 @@
+/**
+ * Cluster-wide reads: a workload this replica analyses is read from its own analysis (freshest);
+ * any other from the read view materialised from the state topic. Anomalies come from the
+ * owner's latest list (at most VIEW_ANOMALIES per workload), de-duplicated by workload, metric,
+ * method and time (a replay after a failover raises the same anomaly again under a new id).
+ */
+import type { AnalysisCore, AnomalyEvent, WorkloadSnapshot } from '../analysis/contract.js';
+import type { WorkloadReads } from '../http/workload-reads.js';
+import type { PartitionOwner } from './partition-owner.js';
+import type { ReadView } from './read-view.js';
+
+export class ClusterReads implements WorkloadReads {
+  constructor(
+    private readonly core: AnalysisCore,
+    private readonly owner: PartitionOwner,
+    private readonly view: ReadView,
+  ) {}
+
+  snapshot(key: string): WorkloadSnapshot | undefined {
+    if (this.owner.owns(key)) return this.core.snapshot(key) ?? this.view.snapshot(key);
+    return this.view.snapshot(key);
+  }
+
+  workloadKeys(): string[] {
+    const keys = new Set(this.view.workloadKeys());
+    for (const k of this.core.workloadKeys()) if (this.owner.owns(k)) keys.add(k);
+    return [...keys];
+  }
+
+  anomalies(sinceMs: number, limit: number, filter?: (a: AnomalyEvent) => boolean): Promise<AnomalyEvent[]> {
+    const seen = new Set<string>();
+    const out: AnomalyEvent[] = [];
+    for (const key of this.workloadKeys()) {
+      const list = this.owner.owns(key) ? this.owner.anomalies(key) : this.view.anomalies(key);
+      for (const a of list) {
+        if (a.timeMs < sinceMs || (filter !== undefined && !filter(a))) continue;
+        const id = `${a.workload}\u0000${a.metric}\u0000${a.method}\u0000${a.timeMs}`;
+        if (seen.has(id)) continue;
+        seen.add(id);
+        out.push(a);
+      }
+    }
+    out.sort((a, b) => b.timeMs - a.timeMs || (a.id < b.id ? -1 : 1));
+    return Promise.resolve(out.slice(0, limit));
+  }
+}

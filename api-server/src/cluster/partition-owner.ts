@@ -1,0 +1,324 @@
+/**
+ * The analysing side of a replica in cluster mode. The replicas form one consumer group on the
+ * telemetry topic; the partitions this replica is assigned are the workloads it analyses.
+ *
+ * - Restore before analysing: the first record of a newly assigned partition pauses the
+ *   stream while the partition's `s|` (analysis state) and `v|` (latest anomalies) records are
+ *   read from the state topic and imported; then its records flow into the local pipeline.
+ * - Checkpoint (every `checkpointMs` and at shutdown): for every owned partition, the analysis
+ *   state of the workloads stepped since the last checkpoint is written to the state topic, and
+ *   only once Kafka acknowledged it is the group offset committed, at the oldest record whose
+ *   bucket is not processed yet (ReplayOffsets). A replica that dies (SIGKILL) loses nothing
+ *   acknowledged: the next owner restores the last checkpoint and reads on from the committed
+ *   offset; records of buckets already processed in that state are refused as late.
+ * - Revocation: when a rebalance takes a partition away, its workloads leave the local analysis;
+ *   records of it still buffered are skipped. Records at offsets below what was already handed
+ *   over (a refetch after a rebalance) are skipped too.
+ * - After every analyzer tick, owned workloads that stepped get a `v|` record (snapshot and
+ *   latest anomalies) so every replica's read view follows.
+ */
+import { Consumer, stringDeserializers, type MessagesStream } from '@platformatic/kafka';
+import type { AnalysisCore, AnomalyEvent, StepOutput } from '../analysis/contract.js';
+import type { IngestPipeline } from '../pipeline/ingest-pipeline.js';
+import { closeConsumer, newReadConsumer, readPartitionsToEnd } from './partition-reader.js';
+import { ReplayOffsets } from './replay-offsets.js';
+import { SerialProducer, type OutgoingRecord } from './serial-producer.js';
+import { parseStateKey, parseViewRecord, stateKey, VIEW_ANOMALIES, viewKey } from './state-records.js';
+import { decodeTelemetry, latestTimeMs, TelemetryRecordError } from './telemetry-codec.js';
+import { partitionOf } from './workload-partition.js';
+
+export interface PartitionOwnerOptions {
+  brokers: string[];
+  group: string;
+  replicaId: string;
+  telemetryTopic: string;
+  stateTopic: string;
+  partitions: number;
+  checkpointMs: number;
+  bucketMs: number;
+  log: {
+    info(fields: Record<string, unknown>, message: string): void;
+    warn(fields: Record<string, unknown>, message: string): void;
+    error(fields: Record<string, unknown>, message: string): void;
+  };
+  dropped(reason: 'invalid', n: number): void;
+}
+
+interface TelemetryMessage {
+  key: string | undefined;
+  value: string | undefined;
+  partition: number;
+  offset: bigint;
+}
+
+type StringConsumer = Consumer<string, string, string, string>;
+
+export class PartitionOwner {
+  private readonly consumer: StringConsumer;
+  private readonly reader: StringConsumer;
+  private readonly producer: SerialProducer;
+  private stream: MessagesStream<string, string, string, string> | undefined;
+  private assigned = new Set<number>();
+  private readonly restored = new Set<number>();
+  private readonly restoring = new Map<number, Promise<void>>();
+  private readonly replay = new ReplayOffsets();
+  private readonly dirty = new Set<string>();
+  private readonly recentAnomalies = new Map<string, AnomalyEvent[]>();
+  private timer: NodeJS.Timeout | undefined;
+  private loop: Promise<void> | undefined;
+  private checkpointing: Promise<void> | undefined;
+  private stopping = false;
+  /** restores done, for /health and the tests */
+  restores = 0;
+
+  constructor(
+    private readonly core: AnalysisCore,
+    private readonly pipeline: IngestPipeline,
+    private readonly options: PartitionOwnerOptions,
+  ) {
+    const clientId = `faultline-${options.replicaId}`;
+    this.consumer = new Consumer({
+      clientId,
+      groupId: options.group,
+      bootstrapBrokers: options.brokers,
+      deserializers: stringDeserializers,
+      autocommit: false,
+      sessionTimeout: 10_000,
+      heartbeatInterval: 1_000,
+      rebalanceTimeout: 20_000,
+      // a JoinGroup answer may wait for every member to rejoin (up to the rebalance timeout)
+      timeout: 30_000,
+      retries: 5,
+      retryDelay: 300,
+    });
+    this.reader = newReadConsumer(options.brokers, `${clientId}-restore`);
+    this.producer = new SerialProducer(options.brokers, `${clientId}-state`);
+  }
+
+  /** partitions this replica analyses now */
+  ownedPartitions(): number[] {
+    return [...this.assigned].sort((a, b) => a - b);
+  }
+
+  owns(workload: string): boolean {
+    return this.assigned.has(partitionOf(workload, this.options.partitions));
+  }
+
+  /** the owner's latest anomalies of a workload (newest last) */
+  anomalies(workload: string): readonly AnomalyEvent[] {
+    return this.recentAnomalies.get(workload) ?? [];
+  }
+
+  async start(): Promise<void> {
+    this.consumer.on('consumer:group:join', (event: { assignments?: { topic: string; partitions: number[] }[] | null }) => {
+      const mine = new Set<number>();
+      for (const a of event.assignments ?? []) if (a.topic === this.options.telemetryTopic) for (const p of a.partitions) mine.add(p);
+      this.reassigned(mine);
+    });
+    this.stream = await this.consumer.consume({
+      topics: [this.options.telemetryTopic],
+      mode: 'committed',
+      fallbackMode: 'earliest',
+      autocommit: false,
+      maxWaitTime: 200,
+    });
+    const stream = this.stream;
+    this.loop = (async () => {
+      for await (const message of stream) {
+        if (this.stopping) break;
+        await this.handle(message as TelemetryMessage);
+      }
+    })().catch((error: unknown) => {
+      if (!this.stopping) this.options.log.error({ err: error }, 'cluster: telemetry consumption stopped');
+    });
+    this.timer = setInterval(() => void this.checkpoint(), this.options.checkpointMs);
+  }
+
+  /** After an analyzer tick: owned workloads that stepped publish their view. */
+  async afterStep(output: StepOutput): Promise<void> {
+    if (output.snapshots.length === 0) return;
+    for (const a of output.anomalies) {
+      let list = this.recentAnomalies.get(a.workload);
+      if (list === undefined) {
+        list = [];
+        this.recentAnomalies.set(a.workload, list);
+      }
+      list.push(a);
+      if (list.length > VIEW_ANOMALIES) list.splice(0, list.length - VIEW_ANOMALIES);
+    }
+    const messages: OutgoingRecord[] = [];
+    for (const s of output.snapshots) {
+      const p = partitionOf(s.key, this.options.partitions);
+      if (!this.assigned.has(p)) continue;
+      this.dirty.add(s.key);
+      messages.push({ topic: this.options.stateTopic, partition: p, key: viewKey(s.key), value: JSON.stringify({ snapshot: s, anomalies: this.anomalies(s.key) }) });
+    }
+    if (messages.length === 0) return;
+    try {
+      await this.producer.send(messages);
+    } catch (error) {
+      this.options.log.warn({ err: error, workloads: messages.length }, 'cluster: publishing the read view failed; the next tick writes it again');
+    }
+  }
+
+  /** Writes every owned partition's state and commits its replay offset. */
+  checkpoint(): Promise<void> {
+    this.checkpointing ??= this.runCheckpoint().finally(() => {
+      this.checkpointing = undefined;
+    });
+    return this.checkpointing;
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.timer !== undefined) clearInterval(this.timer);
+    await this.checkpoint().catch(() => undefined);
+    await this.stream?.close().catch(() => undefined);
+    await this.loop;
+    await closeConsumer(this.consumer);
+    await closeConsumer(this.reader, true);
+    await this.producer.close();
+  }
+
+  private reassigned(mine: Set<number>): void {
+    for (const p of this.restored) if (!mine.has(p)) this.release(p);
+    this.assigned = mine;
+    this.options.log.info({ partitions: [...mine].sort((a, b) => a - b) }, 'cluster: partitions assigned');
+    // restore at once, not at the partition's next record: its workloads are analysed (and listed) here from now on
+    for (const p of mine) {
+      this.ensureRestored(p).catch((error: unknown) => this.options.log.error({ partition: p, err: error }, 'cluster: restoring a partition failed; retried at its next record'));
+    }
+  }
+
+  /** the partition's workloads imported from the state topic (once per assignment) */
+  private ensureRestored(p: number): Promise<void> {
+    if (this.restored.has(p)) return Promise.resolve();
+    let pending = this.restoring.get(p);
+    if (pending === undefined) {
+      pending = this.restore(p).finally(() => this.restoring.delete(p));
+      this.restoring.set(p, pending);
+    }
+    return pending;
+  }
+
+  /** the partition moved away: its workloads leave this replica's analysis */
+  private release(p: number): void {
+    this.pipeline.drain();
+    let dropped = 0;
+    for (const key of this.core.workloadKeys()) {
+      if (partitionOf(key, this.options.partitions) !== p) continue;
+      this.core.removeWorkload(key);
+      this.recentAnomalies.delete(key);
+      this.dirty.delete(key);
+      dropped += 1;
+    }
+    this.replay.forget(p);
+    this.restored.delete(p);
+    this.options.log.info({ partition: p, workloads: dropped }, 'cluster: partition released');
+  }
+
+  private async handle(m: TelemetryMessage): Promise<void> {
+    const p = m.partition;
+    if (!this.assigned.has(p)) return;
+    if (!this.restored.has(p)) await this.ensureRestored(p);
+    if (!this.assigned.has(p)) return;
+    const next = this.replay.nextOffset(p);
+    if (next === undefined) this.replay.startAt(p, m.offset); // the first record since the restore: the committed offset
+    else if (m.offset < next) return; // already handed over (a refetch after a rebalance)
+    const workload = m.key;
+    if (workload === undefined || m.value === undefined) {
+      this.replay.consumed(p, m.offset, '', Number.NEGATIVE_INFINITY);
+      return;
+    }
+    let telemetry;
+    try {
+      telemetry = decodeTelemetry(workload, m.value);
+    } catch (error) {
+      if (!(error instanceof TelemetryRecordError)) throw error;
+      this.options.dropped('invalid', 1);
+      this.options.log.warn({ partition: p, offset: String(m.offset), reason: error.message }, 'cluster: unreadable telemetry record skipped');
+      this.replay.consumed(p, m.offset, workload, Number.NEGATIVE_INFINITY);
+      return;
+    }
+    const batch = { metrics: telemetry.metrics, logs: telemetry.logs, spans: telemetry.spans, rejected: 0 };
+    if (!this.pipeline.offer(batch)) {
+      this.pipeline.drain();
+      this.pipeline.offer(batch);
+    }
+    this.replay.consumed(p, m.offset, workload, Math.floor(latestTimeMs(telemetry) / this.options.bucketMs));
+  }
+
+  /** Imports partition p's workloads from the state topic (consumption continues at the committed offset). */
+  private async restore(p: number): Promise<void> {
+    const started = Date.now();
+    const states = new Map<string, string>();
+    const views = new Map<string, string>();
+    await readPartitionsToEnd(this.reader, this.options.stateTopic, [p], (r) => {
+      const key = parseStateKey(r.key);
+      if (key === undefined || r.value === undefined) return;
+      (key.kind === 'state' ? states : views).set(key.workload, r.value);
+    });
+    this.pipeline.drain();
+    let imported = 0;
+    for (const [workload, value] of states) {
+      if (partitionOf(workload, this.options.partitions) !== p) continue;
+      try {
+        this.core.importWorkload(workload, JSON.parse(value) as unknown);
+        imported += 1;
+      } catch (error) {
+        this.options.log.warn({ workload, err: error }, 'cluster: stored state unreadable; the workload restarts calibration');
+      }
+    }
+    for (const [workload, value] of views) {
+      const view = parseViewRecord(value);
+      if (view !== undefined) this.recentAnomalies.set(workload, view.anomalies.slice(-VIEW_ANOMALIES));
+    }
+    this.replay.forget(p);
+    this.restored.add(p);
+    this.restores += 1;
+    this.options.log.info({ partition: p, workloads: imported, ms: Date.now() - started }, 'cluster: partition restored');
+    // taken away while it was being read: let go again
+    if (!this.assigned.has(p)) this.release(p);
+  }
+
+  private async runCheckpoint(): Promise<void> {
+    this.pipeline.drain();
+    const owned = [...this.restored].filter((p) => this.assigned.has(p));
+    if (owned.length === 0) return;
+    const byPartition = new Map<number, string[]>();
+    for (const key of this.dirty) {
+      const p = partitionOf(key, this.options.partitions);
+      if (!this.restored.has(p) || !this.assigned.has(p)) continue;
+      let list = byPartition.get(p);
+      if (list === undefined) {
+        list = [];
+        byPartition.set(p, list);
+      }
+      list.push(key);
+    }
+    const offsets: { topic: string; partition: number; offset: bigint; leaderEpoch: number }[] = [];
+    for (const p of owned) {
+      const from = this.replay.replayFrom(p, this.core);
+      if (from !== undefined) offsets.push({ topic: this.options.telemetryTopic, partition: p, offset: from, leaderEpoch: -1 });
+    }
+    const messages: OutgoingRecord[] = [];
+    const written: string[] = [];
+    for (const [p, keys] of byPartition) {
+      for (const key of keys) {
+        const state = this.core.exportWorkload(key);
+        if (state === undefined) continue;
+        messages.push({ topic: this.options.stateTopic, partition: p, key: stateKey(key), value: JSON.stringify(state) });
+        written.push(key);
+      }
+    }
+    try {
+      if (messages.length > 0) await this.producer.send(messages);
+      for (const key of written) this.dirty.delete(key);
+      // commit only partitions still ours: a commit for a partition that moved would rewind its new owner
+      const still = offsets.filter((o) => this.assigned.has(o.partition));
+      if (still.length > 0) await this.consumer.commit({ offsets: still });
+    } catch (error) {
+      this.options.log.warn({ err: error, states: messages.length }, 'cluster: checkpoint failed; the next one retries (a new owner would replay from the previous one)');
+    }
+  }
+}

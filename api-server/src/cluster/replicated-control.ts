@@ -1,0 +1,162 @@
+/**
+ * Cluster mode's control plane writes (suppressions, context events, weight overrides): every
+ * change goes to the control topic, one partition, compacted, and every replica applies the
+ * topic in order to its own ControlPlane (and its LevelDB). A write answers once this replica
+ * applied its own record, so a reader of the same replica sees it at once, and every other
+ * replica within the time it takes to read one record.
+ *
+ * Records: `sup|<id>` → the window as JSON (no value: deleted); `ctx|<id>` → the event (no value:
+ * deleted); `weights` → the whole ordered list. Compaction keeps the latest per key, so a new
+ * replica reads the whole control state from the topic at start.
+ */
+import type { MessagesStream } from '@platformatic/kafka';
+import type { WeightOverride } from '../analysis/contract.js';
+import type { ContextBody, ContextEvent } from '../control/context-events.js';
+import type { ControlPlane, ControlWrites } from '../control/control-plane.js';
+import type { Suppression, SuppressionBody } from '../control/suppressions.js';
+import { SerialProducer } from './serial-producer.js';
+import { closeConsumer, newReadConsumer, readPartitionsToEnd, type TopicRecord } from './partition-reader.js';
+
+export class ControlTopicError extends Error {}
+
+export interface ReplicatedControlOptions {
+  brokers: string[];
+  topic: string;
+  clientId: string;
+  /** how long a write waits for its own record to come back */
+  applyTimeoutMs?: number;
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
+const WEIGHTS_KEY = 'weights';
+
+export class ReplicatedControl implements ControlWrites {
+  private readonly consumer;
+  private readonly producer: SerialProducer;
+  private stream: MessagesStream<string, string, string, string> | undefined;
+  private applying: Promise<void> = Promise.resolve();
+  private applied = -1n;
+  private readonly waiters: { offset: bigint; resolve: () => void }[] = [];
+
+  constructor(
+    private readonly plane: ControlPlane,
+    private readonly options: ReplicatedControlOptions,
+  ) {
+    this.consumer = newReadConsumer(options.brokers, `${options.clientId}-control`);
+    this.producer = new SerialProducer(options.brokers, `${options.clientId}-control`);
+  }
+
+  /** Applies the whole topic, then follows it. */
+  async start(): Promise<void> {
+    const ends = await readPartitionsToEnd(this.consumer, this.options.topic, [0], (r) => this.enqueue(r));
+    await this.applying;
+    this.stream = await this.consumer.consume({
+      topics: [this.options.topic],
+      mode: 'manual',
+      offsets: [{ topic: this.options.topic, partition: 0, offset: ends.get(0) ?? 0n }],
+      autocommit: false,
+      maxWaitTime: 100,
+    });
+    this.stream.on('data', (m: TopicRecord) => this.enqueue(m));
+    this.stream.on('error', (error: unknown) => this.options.warn({ err: error }, 'control topic stream failed'));
+  }
+
+  async close(): Promise<void> {
+    await this.stream?.close().catch(() => undefined);
+    await closeConsumer(this.consumer, true);
+    await this.producer.close();
+  }
+
+  async addSuppression(body: SuppressionBody, nowMs: number): Promise<Suppression> {
+    const s = this.plane.newSuppression(body, nowMs);
+    await this.write(`sup|${s.id}`, JSON.stringify(s));
+    return s;
+  }
+
+  async replaceSuppression(id: string, body: SuppressionBody): Promise<Suppression | undefined> {
+    const s = this.plane.updatedSuppression(id, body);
+    if (s !== undefined) await this.write(`sup|${id}`, JSON.stringify(s));
+    return s;
+  }
+
+  async removeSuppression(id: string): Promise<boolean> {
+    if (this.plane.getSuppression(id) === undefined) return false;
+    await this.write(`sup|${id}`, undefined);
+    return true;
+  }
+
+  async addContext(body: ContextBody, nowMs: number): Promise<ContextEvent> {
+    const event = this.plane.newContext(body, nowMs);
+    await this.write(`ctx|${event.id}`, JSON.stringify(event));
+    return event;
+  }
+
+  async removeContext(id: string): Promise<boolean> {
+    if (!this.plane.hasContext(id)) return false;
+    await this.write(`ctx|${id}`, undefined);
+    return true;
+  }
+
+  async replaceWeights(list: WeightOverride[]): Promise<void> {
+    await this.write(WEIGHTS_KEY, JSON.stringify(list));
+  }
+
+  /** Writes one record and waits until this replica applied it. */
+  private async write(key: string, value: string | undefined): Promise<void> {
+    let offset: bigint | undefined;
+    try {
+      const offsets = await this.producer.send([{ topic: this.options.topic, partition: 0, key, ...(value === undefined ? {} : { value }) }]);
+      offset = offsets.get(`${this.options.topic}:0`);
+    } catch (error) {
+      throw new ControlTopicError(`the control topic ${this.options.topic} refused the change: ${(error as Error).message}`);
+    }
+    if (offset === undefined) throw new ControlTopicError(`the control topic ${this.options.topic} gave no offset for the change`);
+    if (this.applied >= offset) return;
+    const target = offset;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new ControlTopicError(`the change was stored but not read back from ${this.options.topic} within ${this.timeoutMs()} ms`)), this.timeoutMs());
+      this.waiters.push({
+        offset: target,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      });
+    });
+  }
+
+  private timeoutMs(): number {
+    return this.options.applyTimeoutMs ?? 10_000;
+  }
+
+  /** records are applied one after another, in offset order */
+  private enqueue(r: TopicRecord): void {
+    this.applying = this.applying
+      .then(() => this.apply(r))
+      .catch((error: unknown) => this.options.warn({ err: error, key: r.key, offset: String(r.offset) }, 'control record could not be applied; skipped'))
+      .finally(() => {
+        if (r.offset > this.applied) this.applied = r.offset;
+        for (let i = this.waiters.length - 1; i >= 0; i -= 1) {
+          const w = this.waiters[i] as { offset: bigint; resolve: () => void };
+          if (w.offset <= this.applied) {
+            this.waiters.splice(i, 1);
+            w.resolve();
+          }
+        }
+      });
+  }
+
+  private async apply(r: TopicRecord): Promise<void> {
+    const key = r.key ?? '';
+    const value = r.value === undefined || r.value === '' ? undefined : r.value;
+    if (key.startsWith('sup|')) {
+      await this.plane.applySuppression(key.slice(4), value === undefined ? undefined : (JSON.parse(value) as Suppression));
+    } else if (key.startsWith('ctx|')) {
+      await this.plane.applyContext(key.slice(4), value === undefined ? undefined : (JSON.parse(value) as ContextEvent));
+    } else if (key === WEIGHTS_KEY && value !== undefined) {
+      await this.plane.replaceWeights(JSON.parse(value) as WeightOverride[]);
+    } else {
+      this.options.warn({ key }, 'unknown control record skipped');
+    }
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * Records of the compacted state topic, two per workload, on the workload's partition:
+ *
+ * - `s|<workload>`: the analysis state (`exportWorkload`), written at each checkpoint by the
+ *   owner; a new owner imports it before analysing the workload.
+ * - `v|<workload>`: the read view: the latest snapshot and the workload's latest anomalies (at
+ *   most VIEW_ANOMALIES), written by the owner after every analysis tick that stepped it; every
+ *   replica materialises these to answer reads for every workload.
+ *
+ * Compaction keeps the latest record per key, so the topic's size follows the workload count.
+ */
+import type { AnomalyEvent, WorkloadSnapshot } from '../analysis/contract.js';
+
+export const VIEW_ANOMALIES = 100;
+
+export type StateKey = { kind: 'state' | 'view'; workload: string };
+
+export const stateKey = (workload: string): string => `s|${workload}`;
+export const viewKey = (workload: string): string => `v|${workload}`;
+
+export function parseStateKey(key: string | undefined): StateKey | undefined {
+  if (key === undefined || key.length < 3 || key[1] !== '|') return undefined;
+  if (key[0] === 's') return { kind: 'state', workload: key.slice(2) };
+  if (key[0] === 'v') return { kind: 'view', workload: key.slice(2) };
+  return undefined;
+}
+
+export interface ViewRecord {
+  snapshot: WorkloadSnapshot;
+  /** newest last */
+  anomalies: AnomalyEvent[];
+}
+
+/** The view record in a state-topic value, or undefined when it is not one (logged by the caller). */
+export function parseViewRecord(value: string | undefined): ViewRecord | undefined {
+  if (value === undefined) return undefined;
+  try {
+    const doc = JSON.parse(value) as Partial<ViewRecord>;
+    if (typeof doc !== 'object' || doc === null || typeof doc.snapshot !== 'object' || doc.snapshot === null || !Array.isArray(doc.anomalies)) return undefined;
+    if (typeof (doc.snapshot as { key?: unknown }).key !== 'string') return undefined;
+    return { snapshot: doc.snapshot, anomalies: doc.anomalies };
+  } catch {
+    return undefined;
+  }
+}

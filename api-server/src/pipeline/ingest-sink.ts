@@ -1,0 +1,27 @@
+/**
+ * Where decoded telemetry goes once a transport admitted it. Standalone: the local pipeline
+ * (synchronous, refuses when its queue is full). Cluster mode: the Kafka telemetry topic
+ * (answers once Kafka acknowledged). Every transport (HTTP routes, gRPC, StatsD, the simulation
+ * injector) hands its batches to one sink and answers its client from the outcome:
+ * `accepted` → 2xx / OK; `busy` → 429 / RESOURCE_EXHAUSTED; `unavailable` → 503 / UNAVAILABLE.
+ */
+import type { DecodedBatch } from '../ingest/records.js';
+import type { IngestPipeline } from './ingest-pipeline.js';
+
+export type IngestOutcome = 'accepted' | 'busy' | 'unavailable';
+
+export interface IngestSink {
+  accept(batch: DecodedBatch): Promise<IngestOutcome>;
+}
+
+const ACCEPTED: Promise<IngestOutcome> = Promise.resolve('accepted');
+const BUSY: Promise<IngestOutcome> = Promise.resolve('busy');
+
+/** The standalone sink: the local pipeline. */
+export class LocalIngestSink implements IngestSink {
+  constructor(private readonly pipeline: IngestPipeline) {}
+
+  accept(batch: DecodedBatch): Promise<IngestOutcome> {
+    return this.pipeline.offer(batch) ? ACCEPTED : BUSY;
+  }
+}

@@ -1,0 +1,226 @@
+/**
+ * Issue 10: three service replicas (real processes) on one real Kafka broker (KRaft, loopback).
+ * Telemetry goes round-robin to all three; each workload is analysed by exactly one replica;
+ * every replica answers reads for every workload; a SIGKILLed replica's partitions move and its
+ * workloads keep their calibration and history with no acknowledged sample lost; restarted, it
+ * rejoins and takes partitions again.
+ *
+ * "No sample lost, none counted twice" is read off calibration: one sample per workload per 15-s
+ * bucket, calibration over 100 steps, so calibration_progress is exactly the number of buckets
+ * the workload's analysis has processed.
+ */
+import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { startKafkaBroker, type KafkaBroker } from '../../support/kafka-broker.js';
+import { startReplica, type ReplicaProcess } from '../../support/replica-process.js';
+import { eventually } from '../../support/service.js';
+import { makeTempDir } from '../../support/temp-dir.js';
+
+const WORKLOADS = Array.from({ length: 12 }, (_, i) => `shop/Deployment/w${i}`);
+const STEP = 15_000;
+const PARTITIONS = 6;
+
+interface ClusterHealth {
+  cluster: { replica: string; owned: number[]; analysed: string[]; viewed_workloads: number; restores: number };
+}
+
+describe('cluster mode: three replicas on Kafka partitions', function () {
+  this.timeout(240_000);
+  let broker: KafkaBroker;
+  const dirs: { path: string; remove: () => Promise<void> }[] = [];
+  const replicas: (ReplicaProcess | undefined)[] = [];
+  const configs: string[] = [];
+  const base = Math.floor(Date.now() / STEP) * STEP - 60 * 60_000;
+  let sent = 0;
+
+  const get = async <T>(r: ReplicaProcess, path: string): Promise<{ status: number; body: T }> => {
+    const res = await fetch(`${r.api}${path}`);
+    return { status: res.status, body: (await res.json()) as T };
+  };
+  const health = async (r: ReplicaProcess): Promise<ClusterHealth['cluster']> => (await get<ClusterHealth>(r, '/health')).body.cluster;
+  const live = (): ReplicaProcess[] => replicas.filter((r): r is ReplicaProcess => r !== undefined);
+
+  /** buckets [from, to) for every workload, one sample each, round-robin over the live replicas */
+  async function send(from: number, to: number, spike?: { workload: string; bucket: number }): Promise<void> {
+    const targets = live();
+    let n = 0;
+    for (let b = from; b < to; b += 1) {
+      for (const w of WORKLOADS) {
+        const target = targets[n % targets.length] as ReplicaProcess;
+        n += 1;
+        const body = {
+          timeseries: [
+            {
+              Labels: [
+                { Name: '__name__', Value: 'cpu_percent' },
+                { Name: 'host', Value: w },
+              ],
+              Samples: [{ Value: spike !== undefined && spike.workload === w && spike.bucket === b ? 0.97 : 0.3 + 0.01 * Math.sin(b), Timestamp: base + b * STEP + 1_000 }],
+            },
+          ],
+        };
+        const res = await fetch(`${target.api}/write`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        expect(res.status, await res.text()).to.equal(204);
+      }
+    }
+    sent = to;
+  }
+
+  /** every live replica answers every workload with `steps` processed buckets */
+  async function everyReplicaSees(steps: number, what: string): Promise<void> {
+    await eventually(
+      async () => {
+        for (const r of live()) {
+          for (const w of WORKLOADS) {
+            const res = await get<{ calibration_progress: number }>(r, `/rupture/${w}`);
+            if (res.status !== 200 || res.body.calibration_progress !== steps) return undefined;
+          }
+        }
+        return true;
+      },
+      60_000,
+      what,
+    );
+  }
+
+  /** the live replicas own disjoint partitions covering all (and, with data, analyse disjoint workloads covering all) */
+  async function ownershipIsExact(withWorkloads = true): Promise<ClusterHealth['cluster'][]> {
+    return eventually(
+      async () => {
+        const all = await Promise.all(live().map(health));
+        const owned = all.flatMap((h) => h.owned).sort((a, b) => a - b);
+        const analysed = all.flatMap((h) => h.analysed).sort();
+        if (owned.join(',') !== Array.from({ length: PARTITIONS }, (_, p) => p).join(',')) return undefined;
+        if (withWorkloads && analysed.join(',') !== [...WORKLOADS].sort().join(',')) return undefined;
+        return all;
+      },
+      60_000,
+      withWorkloads ? 'disjoint, complete ownership of partitions and workloads' : 'disjoint, complete ownership of partitions',
+    );
+  }
+
+  before(async () => {
+    broker = await startKafkaBroker();
+    const suffix = randomBytes(4).toString('hex');
+    for (let i = 0; i < 3; i += 1) {
+      const dir = await makeTempDir(`replica${i}`);
+      dirs.push(dir);
+      const config = join(dir.path, 'faultline.yaml');
+      await writeFile(
+        config,
+        [
+          'baselines:',
+          '  observation_window: 100',
+          'cluster:',
+          '  enabled: true',
+          `  brokers: ["${broker.bootstrap}"]`,
+          `  replica_id: replica-${i}`,
+          `  group: analysers-${suffix}`,
+          `  partitions: ${PARTITIONS}`,
+          '  checkpoint_seconds: 1',
+          '  topics:',
+          `    telemetry: telemetry-${suffix}`,
+          `    state: state-${suffix}`,
+        ].join('\n') + '\n',
+      );
+      configs.push(config);
+    }
+    for (let i = 0; i < 3; i += 1) replicas.push(await startReplica(configs[i] as string, join((dirs[i] as { path: string }).path, 'data')));
+  });
+
+  afterEach(function () {
+    if (this.currentTest?.state === 'failed') {
+      for (const r of live()) console.log(r.log().split('\n').filter((l) => /cluster|error|warn/i.test(l)).slice(-40).join('\n'));
+    }
+  });
+
+  after(async () => {
+    await Promise.all(live().map((r) => r.kill()));
+    await broker?.remove();
+    await Promise.all(dirs.map((d) => d.remove()));
+  });
+
+  it('analyses each workload once, on one replica, and every replica answers reads for every workload', async () => {
+    await ownershipIsExact(false);
+    await send(0, 30);
+    await everyReplicaSees(30, '30 processed buckets on every replica');
+    const all = await ownershipIsExact();
+    expect(all.filter((h) => h.owned.length > 0)).to.have.length(3);
+    for (const r of live()) {
+      const list = (await get<{ ruptures: unknown[] }>(r, '/ruptures')).body.ruptures;
+      expect(list).to.have.length(WORKLOADS.length);
+    }
+  });
+
+  it('a SIGKILLed replica: its partitions move, its workloads keep calibration and history, no acknowledged sample is lost', async () => {
+    const victim = replicas[1] as ReplicaProcess;
+    const before = await health(victim);
+    expect(before.analysed.length).to.be.greaterThan(0);
+    // records it may have analysed but not yet checkpointed: the new owner must replay them
+    await send(sent, 40);
+    await victim.kill('SIGKILL');
+    replicas[1] = undefined;
+    // telemetry keeps coming to the survivors while the group notices the loss
+    await send(sent, 50);
+    await ownershipIsExact();
+    await everyReplicaSees(50, '50 processed buckets after the failover');
+    const survivors = await Promise.all(live().map(health));
+    expect(survivors.reduce((a, h) => a + h.restores, 0)).to.be.greaterThan(0);
+    for (const w of before.analysed) expect(survivors.some((h) => h.analysed.includes(w)), w).to.equal(true);
+  });
+
+  it('the restarted replica rejoins and takes partitions again', async () => {
+    replicas[1] = await startReplica(configs[1] as string, join((dirs[1] as { path: string }).path, 'data'));
+    await eventually(async () => ((await health(replicas[1] as ReplicaProcess)).owned.length > 0 ? true : undefined), 60_000, 'the rejoined replica to own partitions');
+    await ownershipIsExact(false);
+    await send(sent, 60);
+    await everyReplicaSees(60, '60 processed buckets with three replicas again');
+    await ownershipIsExact();
+  });
+
+  it('control writes on one replica (suppressions, weights, context) apply on every replica, in order', async () => {
+    const [a, b, c] = live() as [ReplicaProcess, ReplicaProcess, ReplicaProcess];
+    const post = async (r: ReplicaProcess, path: string, body: unknown): Promise<{ status: number; body: { id?: string } }> => {
+      const res = await fetch(`${r.api}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as { id?: string } };
+    };
+    const now = Date.now();
+    const sup = await post(a, '/suppressions', { workload: 'shop/Deployment/w3', start: new Date(now - 60_000).toISOString(), end: new Date(now + 3_600_000).toISOString(), reason: 'maintenance' });
+    expect(sup.status).to.equal(201);
+    // read-your-write on the replica that took it
+    expect((await get<{ suppressions: { id: string }[] }>(a, '/suppressions')).body.suppressions.map((x) => x.id)).to.include(sup.body.id);
+    expect((await post(b, '/config/weights', [{ selector: 'shop/*', humidity: 1 }])).status).to.equal(200);
+    expect((await post(c, '/context', { workload: 'shop/Deployment/w4', event: 'deploy', description: 'v2' })).status).to.equal(201);
+    for (const r of [a, b, c]) {
+      await eventually(async () => {
+        const sups = (await get<{ suppressions: { id: string }[] }>(r, '/suppressions')).body.suppressions.map((x) => x.id);
+        const weights = (await get<{ selector: string }[]>(r, '/config/weights')).body.map((w) => w.selector);
+        const events = (await get<{ events: { workload: string }[] }>(r, '/context')).body.events.map((e) => e.workload);
+        return sups.includes(sup.body.id as string) && weights.join() === 'shop/*' && events.includes('shop/Deployment/w4') ? true : undefined;
+      }, 20_000, 'the control writes on every replica');
+    }
+    const del = await fetch(`${c.api}/suppressions/${sup.body.id as string}`, { method: 'DELETE' });
+    expect(del.status).to.equal(204);
+    for (const r of [a, b, c]) {
+      await eventually(async () => ((await get<{ suppressions: { id: string }[] }>(r, '/suppressions')).body.suppressions.length === 0 ? true : undefined), 20_000, 'the deletion on every replica');
+    }
+  });
+
+  it('anomalies the owner raises are read on every replica', async () => {
+    const spiked = WORKLOADS[5] as string;
+    await send(sent, 125, { workload: spiked, bucket: 120 });
+    const lists = await eventually(
+      async () => {
+        const all = await Promise.all(live().map(async (r) => (await get<{ anomalies: { id: string; workload: { name: string } }[] }>(r, `/anomalies/${spiked}?since=${new Date(base).toISOString()}`)).body.anomalies));
+        return all.every((l) => l.length > 0) ? all : undefined;
+      },
+      60_000,
+      'the spike\'s anomalies on every replica',
+    );
+    const ids = lists.map((l) => l.map((a) => a.id).sort().join(','));
+    expect(new Set(ids).size, 'the same anomalies everywhere').to.equal(1);
+    expect((lists[0] ?? [])[0]?.workload.name).to.equal('w5');
+  });
+});

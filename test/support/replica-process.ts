@@ -1,0 +1,46 @@
+/**
+ * One api-server replica as a real child process (`node --import tsx api-server/src/main.ts`), so a
+ * test can SIGKILL it. Ports are ephemeral; they are read from the `listening` log line. The data
+ * directory and the config file are the caller's, so a restart is the same replica.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { eventually } from './service.js';
+
+export interface ReplicaProcess {
+  api: string;
+  /** the process's log so far (pino JSON lines) */
+  log(): string;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+export async function startReplica(configFile: string, dataDir: string, env: Record<string, string> = {}): Promise<ReplicaProcess> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'api-server/src/main.ts', '--port', '0', '--otlp-port', '0', '--dashboard-port', '0', '--statsd-port', '0', '--grpc-port', '0', '--bind-address', '127.0.0.1', '--data-dir', dataDir, '--tick-seconds', '0.2', '--config', configFile],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SVC_LOG_LEVEL: 'info', ...env } },
+  );
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let port: number;
+  try {
+    port = await eventually(async () => {
+      if (child.exitCode !== null) throw new Error(`replica exited with ${child.exitCode}:\n${out.slice(-3000)}`);
+      const line = out.split('\n').find((l) => l.includes('"ports"'));
+      return line === undefined ? undefined : (JSON.parse(line) as { ports: { rest: number } }).ports.rest;
+    }, 60_000, 'the replica to listen');
+    await eventually(async () => ((await fetch(`http://127.0.0.1:${port}/api/v2/ready`)).status === 200 ? true : undefined), 30_000, 'the replica to be ready');
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return {
+    api: `http://127.0.0.1:${port}/api/v2`,
+    log: () => out,
+    kill: async (signal: NodeJS.Signals = 'SIGKILL') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      await exited;
+    },
+  };
+}
