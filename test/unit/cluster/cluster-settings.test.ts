@@ -18,6 +18,7 @@ describe('cluster settings', () => {
       checkpointMs: 30_000,
       telemetryTopic: 'faultline.telemetry',
       stateTopic: 'faultline.state',
+      controlTopic: 'faultline.control',
     });
   });
 
@@ -35,6 +36,7 @@ describe('cluster settings', () => {
     expect(error({ enabled: true, brokers: ['k:1'], partitions: 0 })).to.equal('cluster.partitions: must be at least 1');
     expect(error({ enabled: true, brokers: ['k:1'], topics: { telemetry: 'x', state: 'x' } })).to.equal('cluster.topics.state: must differ from topics.telemetry');
     expect(error({ enabled: true, brokers: ['k:1'], topics: { telemetry: 'bad topic' } })).to.match(/^cluster\.topics\.telemetry: must be a Kafka topic name/);
+    expect(error({ enabled: true, brokers: ['k:1'], topics: { control: 'faultline.state' } })).to.equal('cluster.topics.control: must differ from the other topics');
     expect(error({ enabled: true, brokers: ['k:1'], shards: 3 })).to.match(/^cluster: /);
   });
 });
