@@ -30,21 +30,14 @@ export interface Firing {
   score: number;
 }
 
-/**
- * One observe's result. The object and its methodScores are the detector's own, rewritten by the
- * next observe (no allocation per point on the hot path); `firings` is a new array whenever
- * something fired, else the shared empty NO_FIRINGS, so it can be kept.
- */
 export interface DetectorOutput {
-  firings: readonly Firing[];
+  firings: Firing[];
   consensus: boolean;
   /** anomaly score in [0, 1]: the larger of the zscore and seasonal scores */
   score: number;
   /** each method's own score in [0, 1] for this point (0 while it warms up) */
   methodScores: Record<AnomalyMethodName, number>;
 }
-
-const NO_FIRINGS: readonly Firing[] = Object.freeze([]);
 
 const squash = (s: number): number => (Number.isFinite(s) && s > 0 ? s / (s + THRESHOLD) : 0);
 
@@ -61,7 +54,6 @@ export class SeriesDetectors {
   private rSum = 0;
   private rSumSq = 0;
   private readonly burst = new SlidingRegression(20);
-  private readonly output: DetectorOutput = { firings: NO_FIRINGS, consensus: false, score: 0, methodScores: { zscore: 0, mad: 0, seasonal: 0, ca_ilr: 0 } };
 
   /** `ensemble`: the series' ensemble, observed by the owner before each observe here */
   constructor(ensemble?: SeriesEnsemble) {
@@ -70,18 +62,10 @@ export class SeriesDetectors {
   }
 
   observe(y: number, xSeconds: number): DetectorOutput {
-    const out = this.output;
-    const methodScores = out.methodScores;
-    methodScores.zscore = methodScores.mad = methodScores.seasonal = methodScores.ca_ilr = 0;
-    out.firings = NO_FIRINGS;
-    out.consensus = false;
-    out.score = 0;
-    if (!Number.isFinite(y) || !Number.isFinite(xSeconds)) return out;
+    const methodScores: Record<AnomalyMethodName, number> = { zscore: 0, mad: 0, seasonal: 0, ca_ilr: 0 };
+    if (!Number.isFinite(y) || !Number.isFinite(xSeconds)) return { firings: [], consensus: false, score: 0, methodScores };
     if (this.ownsBase) this.base.observe(y, xSeconds);
-    let firings: Firing[] | null = null;
-    const fire = (f: Firing): void => {
-      (firings ??= []).push(f);
-    };
+    const firings: Firing[] = [];
     const values = this.base.valueWindow;
 
     // zscore over the last 300 values including the current one (running sums)
@@ -98,13 +82,13 @@ export class SeriesDetectors {
       const sigma = Math.sqrt(Math.max(0, this.sumSq / n - mu * mu));
       const z = Math.abs(y - mu) / (sigma + 1e-10);
       if (sigma > 1e-9) methodScores.zscore = squash(z);
-      if (sigma > 1e-9 && z > THRESHOLD) fire({ method: 'zscore', value: y, expected: mu, score: (y - mu) / (sigma + 1e-10) });
+      if (sigma > 1e-9 && z > THRESHOLD) firings.push({ method: 'zscore', value: y, expected: mu, score: (y - mu) / (sigma + 1e-10) });
       const med = values.median();
       const madSigma = 1.4826 * values.medianAbsDeviation(med);
       if (madSigma >= 1e-10) {
         const m = Math.abs(y - med) / madSigma;
         methodScores.mad = squash(m);
-        if (m > THRESHOLD) fire({ method: 'mad', value: y, expected: med, score: m });
+        if (m > THRESHOLD) firings.push({ method: 'mad', value: y, expected: med, score: m });
       }
     }
 
@@ -127,7 +111,7 @@ export class SeriesDetectors {
       if (sigma >= 1e-10 && this.rCount >= 10) {
         const s = Math.abs(residual) / sigma;
         methodScores.seasonal = squash(s);
-        if (s > THRESHOLD) fire({ method: 'seasonal', value: y, expected, score: s });
+        if (s > THRESHOLD) firings.push({ method: 'seasonal', value: y, expected, score: s });
       }
     }
 
@@ -137,14 +121,9 @@ export class SeriesDetectors {
     const r = metricRatio(this.burst, stable, NOISE_GATE);
     if (r !== null) methodScores.ca_ilr = squash(r);
     if (r !== null && r > THRESHOLD) {
-      fire({ method: 'ca_ilr', value: r, expected: stable.predict(xSeconds), score: r });
+      firings.push({ method: 'ca_ilr', value: r, expected: stable.predict(xSeconds), score: r });
     }
-    if (firings !== null) {
-      out.firings = firings;
-      out.consensus = (firings as Firing[]).length >= 2;
-    }
-    out.score = Math.max(methodScores.zscore, methodScores.seasonal);
-    return out;
+    return { firings, consensus: firings.length >= 2, score: Math.max(methodScores.zscore, methodScores.seasonal), methodScores };
   }
 
   /** sigma of the last 200 residuals, O(1) from running sums (recomputed exactly every 1000) */

@@ -20,6 +20,8 @@ export const MODEL_NAMES = ['ca_ilr', 'arima', 'holt_winters', 'mad', 'ewma'] as
 export type ModelName = (typeof MODEL_NAMES)[number];
 const HW_INDEX = MODEL_NAMES.indexOf('holt_winters');
 const EWMA_INDEX = MODEL_NAMES.indexOf('ewma');
+/** reweigh's scratch (synchronous, so one array serves every series) */
+const INVERSE_SCRATCH: number[] = [0, 0, 0, 0, 0];
 
 const ERROR_RING = 240;
 const SIGMA_WINDOW = 200;
@@ -134,9 +136,8 @@ export class SeriesEnsemble {
   /** what the last observe left for the detectors (see sharedForDetectors) */
   private evicted = Number.NaN;
   private hwUsableBefore = false;
-  private readonly oneStep = new Float64Array(MODEL_NAMES.length);
-  private readonly oneStepUsable = new Uint8Array(MODEL_NAMES.length);
-  private readonly inverseErrors = new Float64Array(MODEL_NAMES.length);
+  /** each model's one-step forecast made by the last observe, NaN when the model was not usable */
+  private readonly oneStep: number[] = [0, 0, 0, 0, 0];
   private hwPredictionBefore = 0;
 
   private usable(m: ModelName): boolean {
@@ -175,17 +176,16 @@ export class SeriesEnsemble {
     // every usable model's one-step forecast, made once before learning y
     for (let i = 0; i < MODEL_NAMES.length; i += 1) {
       const m = MODEL_NAMES[i] as ModelName;
-      const usable = this.usable(m);
-      this.oneStepUsable[i] = usable ? 1 : 0;
-      if (usable) this.oneStep[i] = this.modelPredict(m, 1);
+      this.oneStep[i] = this.usable(m) ? this.modelPredict(m, 1) : Number.NaN;
     }
-    this.hwUsableBefore = this.oneStepUsable[HW_INDEX] === 1;
+    this.hwUsableBefore = !Number.isNaN(this.oneStep[HW_INDEX] as number);
     this.hwPredictionBefore = this.hwUsableBefore ? (this.oneStep[HW_INDEX] as number) : 0;
     let prediction: number | null = null;
     if (this.points > 0) {
       prediction = this.combineOneStep();
       for (let i = 0; i < MODEL_NAMES.length; i += 1) {
-        if (this.oneStepUsable[i] === 1) this.errors[MODEL_NAMES[i] as ModelName].push(y - (this.oneStep[i] as number));
+        const p = this.oneStep[i] as number;
+        if (!Number.isNaN(p)) this.errors[MODEL_NAMES[i] as ModelName].push(y - p);
       }
     }
     this.caIlr.update(y, xSeconds);
@@ -208,17 +208,18 @@ export class SeriesEnsemble {
     let wsum = 0;
     for (let i = 0; i < MODEL_NAMES.length; i += 1) {
       const w = this.w[MODEL_NAMES[i] as ModelName];
-      if (this.oneStepUsable[i] === 0 || w === 0) continue;
-      s += w * (this.oneStep[i] as number);
+      const p = this.oneStep[i] as number;
+      if (Number.isNaN(p) || w === 0) continue;
+      s += w * p;
       wsum += w;
     }
-    if (wsum === 0) return this.oneStepUsable[EWMA_INDEX] === 1 ? (this.oneStep[EWMA_INDEX] as number) : this.lastY;
+    if (wsum === 0) return Number.isNaN(this.oneStep[EWMA_INDEX] as number) ? this.lastY : (this.oneStep[EWMA_INDEX] as number);
     const p = s / wsum;
     return Number.isFinite(p) ? p : this.lastY;
   }
 
   private reweigh(): void {
-    const inv = this.inverseErrors;
+    const inv = INVERSE_SCRATCH;
     let total = 0;
     for (let i = 0; i < MODEL_NAMES.length; i += 1) {
       const errors = this.errors[MODEL_NAMES[i] as ModelName];

@@ -14,7 +14,7 @@ export const DERIVED_SERIES = ['health_score', 'stress', 'fatigue', 'fused_ruptu
 export interface SeriesPoint {
   series: string;
   value: number;
-  firings: readonly Firing[];
+  firings: Firing[];
   consensus: boolean;
 }
 
