@@ -32,7 +32,10 @@ function kafkaLib(): string {
   return lib;
 }
 
-/** A base64url UUID as KRaft wants for the cluster id. */
+/**
+ * A base64url UUID as KRaft wants for the cluster id. It may begin with '-', so it is passed as
+ * `--cluster-id=<id>` (as `-t <id>` the tool's argument parser took it for an option: a CI run failed so).
+ */
 function clusterId(): string {
   return randomBytes(16).toString('base64url').slice(0, 22);
 }
@@ -86,9 +89,9 @@ export async function startKafkaBroker(): Promise<KafkaBroker> {
   );
   const classpath = `${lib}/*`;
   const env = { ...process.env, KAFKA_HEAP_OPTS: '' };
-  await promisify(execFile)('java', [...JVM, `-Dlog4j2.configurationFile=${log4j}`, '-cp', classpath, 'kafka.tools.StorageTool', 'format', '-t', clusterId(), '-c', props, '--standalone'], { env }).catch(async () => {
+  await promisify(execFile)('java', [...JVM, `-Dlog4j2.configurationFile=${log4j}`, '-cp', classpath, 'kafka.tools.StorageTool', 'format', `--cluster-id=${clusterId()}`, '-c', props, '--standalone'], { env }).catch(async () => {
     // --standalone needs controller.quorum.bootstrap.servers; with static voters plain format is right
-    await promisify(execFile)('java', [...JVM, `-Dlog4j2.configurationFile=${log4j}`, '-cp', classpath, 'kafka.tools.StorageTool', 'format', '-t', clusterId(), '-c', props], { env });
+    await promisify(execFile)('java', [...JVM, `-Dlog4j2.configurationFile=${log4j}`, '-cp', classpath, 'kafka.tools.StorageTool', 'format', `--cluster-id=${clusterId()}`, '-c', props], { env });
   });
 
   let child: ChildProcess | undefined;
