@@ -10,7 +10,8 @@ export interface ReplicaProcess {
   api: string;
   /** the process's log so far (pino JSON lines) */
   log(): string;
-  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** sends the signal and resolves with the exit code (null when a signal ended it) */
+  kill(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
 export async function startReplica(configFile: string, dataDir: string, env: Record<string, string> = {}): Promise<ReplicaProcess> {
@@ -24,7 +25,7 @@ export async function startReplica(configFile: string, dataDir: string, env: Rec
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let port: number;
   try {
     port = await eventually(async () => {
@@ -42,7 +43,7 @@ export async function startReplica(configFile: string, dataDir: string, env: Rec
     log: () => out,
     kill: async (signal: NodeJS.Signals = 'SIGKILL') => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      await exited;
+      return exited;
     },
   };
 }

@@ -180,8 +180,21 @@ describe('cluster mode: three replicas on Kafka partitions', function () {
     await ownershipIsExact();
   });
 
+  it('a replica stopped with SIGTERM checkpoints, leaves the group and exits 0; the others carry on without a gap', async () => {
+    const leaving = replicas[2] as ReplicaProcess;
+    await send(sent, 65);
+    const started = Date.now();
+    expect(await leaving.kill('SIGTERM')).to.equal(0);
+    expect(Date.now() - started).to.be.lessThan(15_000);
+    replicas[2] = undefined;
+    await send(sent, 70);
+    await ownershipIsExact();
+    await everyReplicaSees(70, '70 processed buckets on the two that stayed');
+  });
+
   it('control writes on one replica (suppressions, weights, context) apply on every replica, in order', async () => {
-    const [a, b, c] = live() as [ReplicaProcess, ReplicaProcess, ReplicaProcess];
+    const all = live();
+    const [a, b, c] = [all[0], all[1], all[all.length - 1]] as [ReplicaProcess, ReplicaProcess, ReplicaProcess];
     const post = async (r: ReplicaProcess, path: string, body: unknown): Promise<{ status: number; body: { id?: string } }> => {
       const res = await fetch(`${r.api}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       return { status: res.status, body: (await res.json()) as { id?: string } };
@@ -193,7 +206,7 @@ describe('cluster mode: three replicas on Kafka partitions', function () {
     expect((await get<{ suppressions: { id: string }[] }>(a, '/suppressions')).body.suppressions.map((x) => x.id)).to.include(sup.body.id);
     expect((await post(b, '/config/weights', [{ selector: 'shop/*', humidity: 1 }])).status).to.equal(200);
     expect((await post(c, '/context', { workload: 'shop/Deployment/w4', event: 'deploy', description: 'v2' })).status).to.equal(201);
-    for (const r of [a, b, c]) {
+    for (const r of all) {
       await eventually(async () => {
         const sups = (await get<{ suppressions: { id: string }[] }>(r, '/suppressions')).body.suppressions.map((x) => x.id);
         const weights = (await get<{ selector: string }[]>(r, '/config/weights')).body.map((w) => w.selector);
@@ -203,7 +216,7 @@ describe('cluster mode: three replicas on Kafka partitions', function () {
     }
     const del = await fetch(`${c.api}/suppressions/${sup.body.id as string}`, { method: 'DELETE' });
     expect(del.status).to.equal(204);
-    for (const r of [a, b, c]) {
+    for (const r of all) {
       await eventually(async () => ((await get<{ suppressions: { id: string }[] }>(r, '/suppressions')).body.suppressions.length === 0 ? true : undefined), 20_000, 'the deletion on every replica');
     }
   });
