@@ -195,6 +195,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     actions,
     control,
     controlWrites: control,
+    emergencyStop: (on, nowMs) => actions.setEmergencyStop(on, nowMs),
     injector,
     metrics,
     onClose: (fn) => closers.push(fn),
@@ -253,7 +254,11 @@ export async function startServer(settings: Settings, options: StartOptions = {}
   // restore: snapshots and analysis state (standalone; a cluster replica restores its partitions
   // from the state topic as it is assigned them), control plane, actions; then ready
   const restored = await restore(svc, bootstrapWeights, cluster === undefined);
-  if (cluster !== undefined) svc.controlWrites = await cluster.attachControl(control);
+  if (cluster !== undefined) {
+    const replicated = await cluster.attachControl(control, actions);
+    svc.controlWrites = replicated;
+    svc.emergencyStop = (on, nowMs) => replicated.setEmergencyStop(on, nowMs);
+  }
   await actions.load();
   publisher.start();
   loop.start();

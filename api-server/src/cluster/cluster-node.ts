@@ -7,8 +7,8 @@ import type { AnalysisCore, StepOutput } from '../analysis/contract.js';
 import type { WorkloadReads } from '../http/workload-reads.js';
 import type { IngestPipeline } from '../pipeline/ingest-pipeline.js';
 import type { IngestSink } from '../pipeline/ingest-sink.js';
-import type { ControlPlane, ControlWrites } from '../control/control-plane.js';
-import { ReplicatedControl } from './replicated-control.js';
+import type { ControlPlane } from '../control/control-plane.js';
+import { ReplicatedControl, type EmergencyStopTarget } from './replicated-control.js';
 import { ClusterReads } from './cluster-reads.js';
 import type { ClusterSettings } from './cluster-settings.js';
 import { ensureClusterTopics } from './cluster-topics.js';
@@ -42,7 +42,7 @@ export interface ClusterNode {
   ingest: IngestSink;
   reads: WorkloadReads;
   /** Starts applying the control topic to `plane`; the returned writes go through the topic. */
-  attachControl(plane: ControlPlane): Promise<ControlWrites>;
+  attachControl(plane: ControlPlane, stop: EmergencyStopTarget): Promise<ReplicatedControl>;
   /** hand every analyzer tick's output over (publishes owned workloads' views) */
   afterStep(output: StepOutput): Promise<void>;
   status(): ClusterStatus;
@@ -90,8 +90,8 @@ export async function startClusterNode(
   let control: ReplicatedControl | undefined;
   return {
     ingest: producer,
-    attachControl: async (plane) => {
-      const replicated = new ReplicatedControl(plane, { brokers: settings.brokers, topic: settings.controlTopic, clientId, warn: (f, m) => ports.log.warn(f, m) });
+    attachControl: async (plane, stop) => {
+      const replicated = new ReplicatedControl(plane, stop, { brokers: settings.brokers, topic: settings.controlTopic, clientId, warn: (f, m) => ports.log.warn(f, m) });
       await replicated.start().catch((e: unknown) => {
         throw new Error(`cluster: reading the control topic ${settings.controlTopic} failed: ${(e as Error).message}`);
       });

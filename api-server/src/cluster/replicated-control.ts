@@ -6,7 +6,8 @@
  * replica within the time it takes to read one record.
  *
  * Records: `sup|<id>` → the window as JSON (no value: deleted); `ctx|<id>` → the event (no value:
- * deleted); `weights` → the whole ordered list. Compaction keeps the latest per key, so a new
+ * deleted); `weights` → the whole ordered list; `emergency-stop` → `{on, atMs}` (every replica's
+ * Tier-1 automation stops or resumes). Compaction keeps the latest per key, so a new
  * replica reads the whole control state from the topic at start.
  */
 import type { MessagesStream } from '@platformatic/kafka';
@@ -19,6 +20,12 @@ import { closeConsumer, newReadConsumer, readPartitionsToEnd, type TopicRecord }
 
 export class ControlTopicError extends Error {}
 
+/** the action engine's emergency stop, which every replica applies */
+export interface EmergencyStopTarget {
+  setEmergencyStop(on: boolean, nowMs: number): Promise<number | null>;
+  readonly emergencyStopSinceMs: number | null;
+}
+
 export interface ReplicatedControlOptions {
   brokers: string[];
   topic: string;
@@ -29,6 +36,7 @@ export interface ReplicatedControlOptions {
 }
 
 const WEIGHTS_KEY = 'weights';
+const STOP_KEY = 'emergency-stop';
 
 export class ReplicatedControl implements ControlWrites {
   private readonly consumer;
@@ -40,6 +48,7 @@ export class ReplicatedControl implements ControlWrites {
 
   constructor(
     private readonly plane: ControlPlane,
+    private readonly stop: EmergencyStopTarget,
     private readonly options: ReplicatedControlOptions,
   ) {
     this.consumer = newReadConsumer(options.brokers, `${options.clientId}-control`);
@@ -101,6 +110,12 @@ export class ReplicatedControl implements ControlWrites {
     await this.write(WEIGHTS_KEY, JSON.stringify(list));
   }
 
+  /** Engages or releases the emergency stop on every replica; answers with this replica's state once applied. */
+  async setEmergencyStop(on: boolean, nowMs: number): Promise<number | null> {
+    await this.write(STOP_KEY, JSON.stringify({ on, atMs: nowMs }));
+    return this.stop.emergencyStopSinceMs;
+  }
+
   /** Writes one record and waits until this replica applied it. */
   private async write(key: string, value: string | undefined): Promise<void> {
     let offset: bigint | undefined;
@@ -153,6 +168,10 @@ export class ReplicatedControl implements ControlWrites {
       await this.plane.applySuppression(key.slice(4), value === undefined ? undefined : (JSON.parse(value) as Suppression));
     } else if (key.startsWith('ctx|')) {
       await this.plane.applyContext(key.slice(4), value === undefined ? undefined : (JSON.parse(value) as ContextEvent));
+    } else if (key === STOP_KEY && value !== undefined) {
+      const v = JSON.parse(value) as { on?: unknown; atMs?: unknown };
+      if (typeof v.on === 'boolean' && typeof v.atMs === 'number') await this.stop.setEmergencyStop(v.on, v.atMs);
+      else this.options.warn({ key }, 'malformed emergency-stop record skipped');
     } else if (key === WEIGHTS_KEY && value !== undefined) {
       await this.plane.replaceWeights(JSON.parse(value) as WeightOverride[]);
     } else {

@@ -41,6 +41,8 @@ export interface ServiceContext {
   control: ControlPlane;
   /** writes of the control plane: the plane itself, or the control topic in cluster mode */
   controlWrites: ControlWrites;
+  /** engages (true) or releases the emergency stop; in cluster mode on every replica, through the control topic */
+  emergencyStop: (on: boolean, nowMs: number) => Promise<number | null>;
   injector: SimulationInjector;
   metrics: SelfMetrics;
   /** cluster mode only: this replica's partitions and the workloads it analyses */

@@ -192,7 +192,7 @@ describe('cluster mode: three replicas on Kafka partitions', function () {
     await everyReplicaSees(70, '70 processed buckets on the two that stayed');
   });
 
-  it('control writes on one replica (suppressions, weights, context) apply on every replica, in order', async () => {
+  it('control writes on one replica (suppressions, weights, context, emergency stop) apply on every replica, in order', async () => {
     const all = live();
     const [a, b, c] = [all[0], all[1], all[all.length - 1]] as [ReplicaProcess, ReplicaProcess, ReplicaProcess];
     const post = async (r: ReplicaProcess, path: string, body: unknown): Promise<{ status: number; body: { id?: string } }> => {
@@ -213,6 +213,16 @@ describe('cluster mode: three replicas on Kafka partitions', function () {
         const events = (await get<{ events: { workload: string }[] }>(r, '/context')).body.events.map((e) => e.workload);
         return sups.includes(sup.body.id as string) && weights.join() === 'shop/*' && events.includes('shop/Deployment/w4') ? true : undefined;
       }, 20_000, 'the control writes on every replica');
+    }
+    // the emergency stop halts Tier-1 automation on every replica, and is released on every replica
+    expect((await fetch(`${a.api}/actions/emergency-stop`, { method: 'POST' })).status).to.equal(200);
+    expect((await get<{ emergency_stop: boolean }>(a, '/actions/emergency-stop')).body.emergency_stop).to.equal(true);
+    for (const r of all) {
+      await eventually(async () => ((await get<{ emergency_stop: boolean }>(r, '/actions/emergency-stop')).body.emergency_stop ? true : undefined), 20_000, 'the stop on every replica');
+    }
+    expect((await fetch(`${c.api}/actions/emergency-stop`, { method: 'DELETE' })).status).to.equal(200);
+    for (const r of all) {
+      await eventually(async () => ((await get<{ emergency_stop: boolean }>(r, '/actions/emergency-stop')).body.emergency_stop ? undefined : true), 20_000, 'the release on every replica');
     }
     const del = await fetch(`${c.api}/suppressions/${sup.body.id as string}`, { method: 'DELETE' });
     expect(del.status).to.equal(204);

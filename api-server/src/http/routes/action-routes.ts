@@ -2,6 +2,7 @@
 import type { Router, RouterContext } from '@koa/router';
 import { z } from 'zod';
 import { ActionError } from '../../actions/action-errors.js';
+import { controlWrite } from '../control-write.js';
 import { conflict, editionRequired, fromZod, notFound } from '../errors.js';
 import { limitParam } from '../query.js';
 import { actionJson } from '../render/action-json.js';
@@ -40,12 +41,12 @@ export function registerActionRoutes(router: Router, svc: ServiceContext): void 
     ctx.body = stopState();
   });
   router.post('/actions/emergency-stop', async (ctx) => {
-    await svc.actions.setEmergencyStop(true, svc.now());
+    await controlWrite(() => svc.emergencyStop(true, svc.now()));
     svc.logger.warn('emergency stop engaged: Tier-1 automation halted');
     ctx.body = stopState();
   });
   router.delete('/actions/emergency-stop', async (ctx) => {
-    await svc.actions.setEmergencyStop(false, svc.now());
+    await controlWrite(() => svc.emergencyStop(false, svc.now()));
     svc.logger.warn('emergency stop released');
     ctx.body = { emergency_stop: false };
   });

@@ -3,22 +3,12 @@ import type { Router } from '@koa/router';
 import { contextBody } from '../../control/context-events.js';
 import { suppressionBody } from '../../control/suppressions.js';
 import { normaliseOverrides, renderOverride, weightOverridesBody } from '../../control/weight-overrides.js';
-import { ControlTopicError } from '../../cluster/replicated-control.js';
-import { badRequest, controlUnavailable, fromZod, notFound } from '../errors.js';
+import { controlWrite } from '../control-write.js';
+import { badRequest, fromZod, notFound } from '../errors.js';
 import { limitParam, queryString, sinceParam } from '../query.js';
 import { contextEventJson, suppressionJson } from '../render/control-json.js';
 import { readJson } from '../request-body.js';
 import type { ServiceContext } from '../service-context.js';
-
-/** a write through the control topic that Kafka refused answers 503, naming the topic */
-async function controlWrite<T>(write: () => Promise<T>): Promise<T> {
-  try {
-    return await write();
-  } catch (error) {
-    if (error instanceof ControlTopicError) throw controlUnavailable(error.message);
-    throw error;
-  }
-}
 
 export function registerControlRoutes(router: Router, svc: ServiceContext): void {
   router.post('/suppressions', async (ctx) => {

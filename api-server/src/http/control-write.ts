@@ -1,0 +1,12 @@
+/** A control write through the cluster's control topic that Kafka refused answers 503, naming the topic. */
+import { ControlTopicError } from '../cluster/replicated-control.js';
+import { controlUnavailable } from './errors.js';
+
+export async function controlWrite<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (error instanceof ControlTopicError) throw controlUnavailable(error.message);
+    throw error;
+  }
+}
