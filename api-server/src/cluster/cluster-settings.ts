@@ -16,6 +16,7 @@
  */
 import { hostname } from 'node:os';
 import { z } from 'zod';
+import { sectionPath } from '../config/section-path.js';
 
 const hostPort = z.string().regex(/^[A-Za-z0-9.\-_[\]:]+:\d{1,5}$/, 'must be host:port');
 const topicName = z.string().regex(/^[A-Za-z0-9._-]{1,249}$/, 'must be a Kafka topic name: 1-249 of A-Z a-z 0-9 . _ -');
@@ -60,8 +61,7 @@ export function parseClusterSettings(raw: unknown, env: NodeJS.ProcessEnv): Clus
   const parsed = clusterYamlSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const path = ['cluster', ...(issue?.path ?? [])].map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').slice(1);
-    throw new Error(`${path}: ${issue?.message ?? 'invalid'}`);
+    throw new Error(`${sectionPath('cluster', issue?.path ?? [])}: ${issue?.message ?? 'invalid'}`);
   }
   const v = parsed.data;
   if (!v.enabled || v.brokers === undefined) return STANDALONE;

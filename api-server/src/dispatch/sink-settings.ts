@@ -21,6 +21,7 @@
  * (`actions.executor: external`), not through this section.
  */
 import { z } from 'zod';
+import { sectionPath } from '../config/section-path.js';
 import { AlertmanagerSink } from './alertmanager-sink.js';
 import { PAGERDUTY_EVENTS_URL, PagerDutySink } from './pagerduty-sink.js';
 import type { Sink } from './sink.js';
@@ -73,7 +74,7 @@ export interface SinkSettings {
 export const NO_SINKS: SinkSettings = { timeoutMs: 10_000, webhooks: [], alertmanager: undefined, pagerduty: undefined };
 
 function fieldPath(path: readonly PropertyKey[]): string {
-  return ['sinks', ...path].map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').slice(1);
+  return sectionPath('sinks', path);
 }
 
 function fromEnv(env: NodeJS.ProcessEnv, name: string, path: string): string {

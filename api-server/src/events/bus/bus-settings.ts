@@ -13,6 +13,7 @@
  *     backlog: 4096                 # envelopes kept for a channel that cannot deliver
  */
 import { z } from 'zod';
+import { sectionPath } from '../../config/section-path.js';
 
 const hostPort = z.string().regex(/^[A-Za-z0-9.\-_[\]:]+:\d{1,5}$/, 'must be host:port');
 const natsUrl = z.string().regex(/^(nats|tls|ws|wss):\/\/[^\s]+$|^[A-Za-z0-9.\-_[\]:]+:\d{1,5}$/, 'must be nats://host:port or host:port');
@@ -68,8 +69,7 @@ export function parseEventBusSettings(raw: unknown): EventBusSettings {
   const parsed = eventBusYamlSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const path = ['eventbus', ...(issue?.path ?? [])].map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').slice(1);
-    throw new Error(`${path}: ${issue?.message ?? 'invalid'}`);
+    throw new Error(`${sectionPath('eventbus', issue?.path ?? [])}: ${issue?.message ?? 'invalid'}`);
   }
   const v = parsed.data;
   switch (v.driver) {
