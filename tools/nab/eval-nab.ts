@@ -1,7 +1,7 @@
 /**
  * npm run eval:nab -- --data <dir> --windows <json> --out <dir> [--profiles <json>]
  * Streams every CSV of every category folder through SeriesDetectors (the service's class and
- * parameters) on 15-second buckets as the service does, writes <out>/<category>/faultline_<file>.csv and prints the three profile scores
+ * parameters; the score is the novelty score, also the service's `novelty` method) on 15-second buckets as the service does, writes <out>/<category>/faultline_<file>.csv and prints the three profile scores
  * (one threshold per profile over the whole corpus). Files absent from the windows file have no windows.
  */
 import { mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -26,7 +26,9 @@ const profiles = JSON.parse(readFileSync(profilesPath, 'utf8')) as Record<string
 
 const ts = (s: string): string => s.trim().slice(0, 19);
 const files: ScoredFile[] = [];
-const methodFiles: Record<string, ScoredFile[]> = { zscore: [], mad: [], seasonal: [], ca_ilr: [] };
+const methodFiles: Record<string, ScoredFile[]> = { zscore: [], mad: [], seasonal: [], ca_ilr: [], novelty: [] };
+// the novelty score's experts alone (before its repeat suppression), to show what combining them adds
+const expertFiles: Record<string, ScoredFile[]> = { range: [], dispersion: [], day: [], week: [] };
 
 for (const category of readdirSync(dataDir).sort()) {
   const catDir = join(dataDir, category);
@@ -51,11 +53,15 @@ for (const category of readdirSync(dataDir).sort()) {
     const scores = new Float64Array(values.length);
     const perMethod: Record<string, Float64Array> = {};
     for (const m of Object.keys(methodFiles)) perMethod[m] = new Float64Array(values.length);
+    const perExpert: Record<string, Float64Array> = {};
+    for (const m of Object.keys(expertFiles)) perExpert[m] = new Float64Array(values.length);
     const t0 = points[0]?.endMs ?? 0;
     for (const p of points) {
-      const out = det.observe(p.value, (p.endMs - t0) / 1000);
+      const out = det.observe(p.value, (p.endMs - t0) / 1000, p.endMs / 1000);
       scores.fill(out.score, p.firstRow, p.endRow);
       for (const m of Object.keys(methodFiles)) (perMethod[m] as Float64Array).fill(out.methodScores[m as keyof typeof out.methodScores], p.firstRow, p.endRow);
+      const experts = det.noveltyExperts();
+      for (const m of Object.keys(expertFiles)) (perExpert[m] as Float64Array).fill(experts[m as keyof typeof experts], p.firstRow, p.endRow);
     }
     const windows = (windowsJson[`${category}/${name}`] ?? []).map(([a, b]): [number, number] => {
       const s = stamps.findIndex((x) => x >= ts(a));
@@ -65,6 +71,7 @@ for (const category of readdirSync(dataDir).sort()) {
     });
     files.push({ scores, windows });
     for (const m of Object.keys(methodFiles)) (methodFiles[m] as ScoredFile[]).push({ scores: perMethod[m] as Float64Array, windows });
+    for (const m of Object.keys(expertFiles)) (expertFiles[m] as ScoredFile[]).push({ scores: perExpert[m] as Float64Array, windows });
     mkdirSync(join(outDir, category), { recursive: true });
     const labels = new Uint8Array(values.length);
     for (const [a, b] of windows) for (let i = a; i <= b; i += 1) labels[i] = 1;
@@ -77,5 +84,6 @@ console.log(`${files.length} files, ${files.reduce((a, f) => a + f.windows.lengt
 for (const [profile, { CostMatrix: cost }] of Object.entries(profiles)) {
   const best = scoreCorpus(files, cost);
   const single = Object.entries(methodFiles).map(([m, fs]) => `${m} ${scoreCorpus(fs, cost).normalised.toFixed(1)}`);
-  console.log(`${profile.padEnd(20)} detectors ${best.normalised.toFixed(1)} (threshold ${best.threshold.toFixed(4)}); single methods: ${single.join(', ')}`);
+  const experts = Object.entries(expertFiles).map(([m, fs]) => `${m} ${scoreCorpus(fs, cost).normalised.toFixed(1)}`);
+  console.log(`${profile.padEnd(20)} detectors ${best.normalised.toFixed(1)} (threshold ${best.threshold.toFixed(4)}); single methods: ${single.join(', ')}; novelty experts alone: ${experts.join(', ')}`);
 }

@@ -91,7 +91,7 @@ export interface WorkloadSnapshot {
   confidence: number;
 }
 
-export type AnomalyMethod = 'zscore' | 'mad' | 'seasonal' | 'ca_ilr';
+export type AnomalyMethod = 'zscore' | 'mad' | 'seasonal' | 'ca_ilr' | 'novelty';
 
 export interface AnomalyEvent {
   id: string;

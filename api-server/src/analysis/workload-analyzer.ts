@@ -207,7 +207,7 @@ export class WorkloadAnalyzer {
         this.errorRateMs = lastMs;
       }
       if (METRIC_R_SET.has(name)) this.pushWindow(name, x, value);
-      const p = this.series.observe(name, value, x);
+      const p = this.series.observe(name, value, x, tStep / 1000);
       if (p !== null && p.firings.length > 0) points.push(p);
     });
 
@@ -430,8 +430,9 @@ export class WorkloadAnalyzer {
     return w;
   }
 
+  /** `x` on the workload's axis; the sample time (epoch s) is origin + x */
   private observeSeries(points: SeriesPoint[], name: string, value: number, x: number): void {
-    const p = this.series.observe(name, value, x);
+    const p = this.series.observe(name, value, x, (this.originMs ?? 0) / 1000 + x);
     if (p !== null && p.firings.length > 0) points.push(p);
   }
 

@@ -5,23 +5,27 @@
  * - seasonal: Holt-Winters (p = 240) one-step forecast made before the update; sigma of its last
  *   200 residuals incl. the current; fires beyond 3; warm-up one season.
  * - ca_ilr: metricR of the series (burst 20 / stable 240 windows, noise gate) above 3.0.
+ *
+ * - novelty: the series' novelty score (novelty-score.ts: range, dispersion, day and week profile
+ *   experts calibrated against the series' own past, repeats suppressed) at or above 0.51.
  * Consensus: two or more methods on the same point.
  *
- * The per-point anomaly score in [0, 1] (what `npm run eval:nab` scores) is s / (s + 3) of the
- * larger of the zscore and seasonal deviations in sigmas, so 3 sigma maps to 0.5. mad and ca_ilr
- * still fire and count for consensus but stay out of the score: on the benchmark their scores
- * saturate on flat stretches and on slow ramps (docs/nab.md).
+ * The per-point anomaly score in [0, 1] (what `npm run eval:nab` scores) is the novelty score;
+ * `methodScores` carries each method's own score (the §5.6 deviations as s / (s + 3), so 3 sigma
+ * maps to 0.5) for the per-method columns of the evaluation (docs/nab.md).
  * The value window, the Holt-Winters model and the stable regression line are the series
  * ensemble's own (the same points feed both): the detectors keep only their running sums, the
  * residual ring and the 20-point burst line. Built on an ensemble that the owner observes first
  * (`new SeriesDetectors(ensemble)`, as SeriesSet does), or standalone (`new SeriesDetectors()`:
  * it then owns and feeds an ensemble of its own, as the NAB evaluation does).
- * Persistence replays the last 300 points. Non-finite input is ignored.
+ * Persistence replays the last 300 points for the §5.6 methods and saves the novelty state whole
+ * (its profiles span a week). Non-finite input is ignored.
  */
 import { SeriesEnsemble, replayPoints } from '../ensemble/series-ensemble.js';
 import { SlidingRegression, metricRatio } from '../regression/sliding-regression.js';
+import { NoveltyScore } from './novelty-score.js';
 
-export type AnomalyMethodName = 'zscore' | 'mad' | 'seasonal' | 'ca_ilr';
+export type AnomalyMethodName = 'zscore' | 'mad' | 'seasonal' | 'ca_ilr' | 'novelty';
 
 export interface Firing {
   method: AnomalyMethodName;
@@ -33,7 +37,7 @@ export interface Firing {
 export interface DetectorOutput {
   firings: Firing[];
   consensus: boolean;
-  /** anomaly score in [0, 1]: the larger of the zscore and seasonal scores */
+  /** anomaly score in [0, 1]: the novelty score */
   score: number;
   /** each method's own score in [0, 1] for this point (0 while it warms up) */
   methodScores: Record<AnomalyMethodName, number>;
@@ -42,7 +46,11 @@ export interface DetectorOutput {
 const squash = (s: number): number => (Number.isFinite(s) && s > 0 ? s / (s + THRESHOLD) : 0);
 
 const THRESHOLD = 3;
+/** the novelty score at which `novelty` fires: the standard profile's corpus threshold (docs/nab.md) */
+export const NOVELTY_FIRES_AT = 0.51;
 const NOISE_GATE = 0.02;
+/** the ensemble's value window (zscore, mad, and the novelty score's median once full) */
+const VALUE_WINDOW = 300;
 
 export class SeriesDetectors {
   private readonly base: SeriesEnsemble;
@@ -54,15 +62,22 @@ export class SeriesDetectors {
   private rSum = 0;
   private rSumSq = 0;
   private readonly burst = new SlidingRegression(20);
+  private novelty: NoveltyScore;
 
+  /** `ensemble`: the series' ensemble, observed by the owner before each observe here */
   /** `ensemble`: the series' ensemble, observed by the owner before each observe here */
   constructor(ensemble?: SeriesEnsemble) {
     this.base = ensemble ?? new SeriesEnsemble();
     this.ownsBase = ensemble === undefined;
+    this.novelty = new NoveltyScore();
   }
 
-  observe(y: number, xSeconds: number): DetectorOutput {
-    const methodScores: Record<AnomalyMethodName, number> = { zscore: 0, mad: 0, seasonal: 0, ca_ilr: 0 };
+  /**
+   * `xSeconds`: the point's time on the series' own axis (regressions); `atSeconds`: its sample
+   * time in epoch seconds (the novelty profiles' time of day and week), `xSeconds` when absent.
+   */
+  observe(y: number, xSeconds: number, atSeconds = xSeconds): DetectorOutput {
+    const methodScores: Record<AnomalyMethodName, number> = { zscore: 0, mad: 0, seasonal: 0, ca_ilr: 0, novelty: 0 };
     if (!Number.isFinite(y) || !Number.isFinite(xSeconds)) return { firings: [], consensus: false, score: 0, methodScores };
     if (this.ownsBase) this.base.observe(y, xSeconds);
     const firings: Firing[] = [];
@@ -77,6 +92,7 @@ export class SeriesDetectors {
     this.sum += y;
     this.sumSq += y * y;
     const n = values.count;
+    let median = NaN;
     if (n >= 10) {
       const mu = this.sum / n;
       const sigma = Math.sqrt(Math.max(0, this.sumSq / n - mu * mu));
@@ -84,6 +100,7 @@ export class SeriesDetectors {
       if (sigma > 1e-9) methodScores.zscore = squash(z);
       if (sigma > 1e-9 && z > THRESHOLD) firings.push({ method: 'zscore', value: y, expected: mu, score: (y - mu) / (sigma + 1e-10) });
       const med = values.median();
+      median = med;
       const madSigma = 1.4826 * values.medianAbsDeviation(med);
       if (madSigma >= 1e-10) {
         const m = Math.abs(y - med) / madSigma;
@@ -123,7 +140,12 @@ export class SeriesDetectors {
     if (r !== null && r > THRESHOLD) {
       firings.push({ method: 'ca_ilr', value: r, expected: stable.predict(xSeconds), score: r });
     }
-    return { firings, consensus: firings.length >= 2, score: Math.max(methodScores.zscore, methodScores.seasonal), methodScores };
+
+    // novelty: the median only once the 300-value window is full, as the dispersion expert wants
+    const novelty = this.novelty.observe(y, atSeconds, n >= VALUE_WINDOW ? median : NaN);
+    methodScores.novelty = novelty;
+    if (novelty >= NOVELTY_FIRES_AT) firings.push({ method: 'novelty', value: y, expected: median, score: novelty });
+    return { firings, consensus: firings.length >= 2, score: novelty, methodScores };
   }
 
   /** sigma of the last 200 residuals, O(1) from running sums (recomputed exactly every 1000) */
@@ -144,15 +166,35 @@ export class SeriesDetectors {
     }
   }
 
-  /** the last 300 points (those of the ensemble underneath) */
-  toJSON(): { points: [number, number][] } {
-    return this.base.toJSON();
+  /** the novelty score's experts at the last point (evaluation) */
+  noveltyExperts(): ReturnType<NoveltyScore['expertScores']> {
+    return this.novelty.expertScores();
   }
 
-  /** A standalone detector rebuilt by replaying the points of `toJSON`. */
+  /** continues from a saved novelty state (a fresh, warming-up score when it is not one) */
+  withNovelty(state: unknown): this {
+    this.novelty = NoveltyScore.fromJSON(state);
+    return this;
+  }
+
+  /** the novelty state (the §5.6 methods rebuild from the ensemble's points) */
+  noveltyState(): unknown {
+    return this.novelty.toJSON();
+  }
+
+  /** the last 300 points (those of the ensemble underneath) and the novelty state */
+  toJSON(): { points: [number, number][]; novelty: unknown } {
+    return { ...this.base.toJSON(), novelty: this.novelty.toJSON() };
+  }
+
+  /**
+   * A standalone detector rebuilt by replaying the points of `toJSON`; the novelty score then
+   * continues from its saved state (the replay does not feed it twice).
+   */
   static fromJSON(state: unknown): SeriesDetectors {
     const d = new SeriesDetectors();
     for (const [x, y] of replayPoints(state)) d.observe(y, x);
-    return d;
+    const saved = typeof state === 'object' && state !== null ? (state as { novelty?: unknown }).novelty : undefined;
+    return d.withNovelty(saved);
   }
 }

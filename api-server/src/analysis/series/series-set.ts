@@ -27,9 +27,10 @@ interface Series {
 }
 
 /**
- * `[name, ensemble points, detector state]`: the detectors share the ensemble's points, so their
- * slot is null since the detectors read the ensemble's windows (older states carried the same
- * points twice; the second copy is ignored on import).
+ * `[name, ensemble points, novelty state]`: the detectors share the ensemble's points and rebuild
+ * their §5.6 methods from them; the third slot is the novelty score's saved state (null in older
+ * states, whose novelty score then warms up again; older states that carried the points twice
+ * there are read the same way).
  */
 export interface SeriesSetState {
   series: [string, unknown, unknown][];
@@ -47,7 +48,7 @@ export class SeriesSet {
    * feeds one point; returns the detector result (a shared empty result when nothing fired), or
    * null when the series is over the bound or y is not finite
    */
-  observe(name: string, y: number, xSeconds: number): SeriesPoint | null {
+  observe(name: string, y: number, xSeconds: number, atSeconds = xSeconds): SeriesPoint | null {
     if (!Number.isFinite(y) || !Number.isFinite(xSeconds)) return null;
     let s = this.series.get(name);
     if (s === undefined) {
@@ -62,7 +63,7 @@ export class SeriesSet {
       if (!derived) this.inputSeries += 1;
     }
     s.ensemble.observe(y, xSeconds);
-    const d = s.detectors.observe(y, xSeconds);
+    const d = s.detectors.observe(y, xSeconds, atSeconds);
     return d.firings.length === 0 ? NO_FIRINGS : { series: name, value: y, firings: d.firings, consensus: d.consensus };
   }
 
@@ -80,20 +81,22 @@ export class SeriesSet {
 
   toJSON(): SeriesSetState {
     const series: SeriesSetState['series'] = [];
-    for (const [name, s] of this.series) series.push([name, s.ensemble.toJSON(), null]);
+    for (const [name, s] of this.series) series.push([name, s.ensemble.toJSON(), s.detectors.noveltyState()]);
     return { series, untracked: this.untracked };
   }
 
   static fromJSON(state: SeriesSetState, maxSeries: number): SeriesSet {
     const set = new SeriesSet(maxSeries);
-    for (const [name, e] of state.series) {
-      // replay the points through the pair, ensemble first, as observe does
+    for (const [name, e, novelty] of state.series) {
+      // replay the points through the pair, ensemble first, as observe does; the novelty score
+      // is restored afterwards from its own state (the replay must not count its points twice)
       const ensemble = new SeriesEnsemble();
-      const detectors = new SeriesDetectors(ensemble);
+      let detectors = new SeriesDetectors(ensemble);
       for (const [x, y] of replayPoints(e)) {
         ensemble.observe(y, x);
         detectors.observe(y, x);
       }
+      detectors = detectors.withNovelty(novelty);
       set.series.set(name, { ensemble, detectors });
       if (!(DERIVED_SERIES as readonly string[]).includes(name)) set.inputSeries += 1;
     }

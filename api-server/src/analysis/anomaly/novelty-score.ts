@@ -1,0 +1,291 @@
+/**
+ * The novelty score of one series: how far the newest point is from everything the series has
+ * shown before, in [0, 1], causal (no look-ahead) and O(1) per point. It is the `novelty`
+ * detection method of the service and the anomaly score `npm run eval:nab` scores (docs/nab.md).
+ *
+ * Four experts each measure one kind of departure, d >= 0:
+ * - range:      how far y lies outside [min, max] of the previous ~2000 points, in units of that
+ *               range (20 blocks of 100 points; the open block counts too);
+ * - dispersion: mean |y - median| over the last 12 points (median of the series' 300-value window);
+ * - day:        |y - profile| / (slot deviation + series deviation) against an adaptive profile of
+ *               48 half-hour slots of the UTC day;
+ * - week:       the same against 336 half-hour slots of the UTC week.
+ * The range expert scores d / (d + 0.1). The other three are calibrated against their own past:
+ * e = d / h, where h is the decaying maximum of that expert's earlier d (h <- max(d, 0.9998 h) per
+ * point, a half-life of ~3 500 points), scored e / (1 + e): 0.5 means "as large as the largest
+ * departure this series has recently shown". The score is the largest of the four.
+ * Repeats are suppressed: within 100 points of a point that scored >= 0.5, only a higher score is
+ * reported (0 otherwise), so one incident reports its onset instead of every point of it.
+ * Nothing is scored during the first 300 points (warm-up).
+ *
+ * Profile slots learn at 10 % per 5 minutes of sample time (1 - 0.9^(dt / 300 s) per point), so a
+ * profile means the same at the service's 15-second buckets as at NAB's 5-minute rows; a slot is
+ * used from its third point on. Windows and the decay count points (analytics.md §5.6).
+ *
+ * Memory: one Float32Array of 1 204 values (profiles, range blocks, dispersion ring) and one
+ * Float64Array of 16 scalars per series; both persist with `toJSON` and come back with `fromJSON`.
+ */
+
+export const NOVELTY = {
+  warmupPoints: 300,
+  rangeBlocks: 20,
+  rangeBlockPoints: 100,
+  rangeScale: 0.1,
+  dispersionPoints: 12,
+  historyDecay: 0.9998,
+  daySlots: 48,
+  weekSlots: 336,
+  /** slot learning rate per `slotRateSeconds` of sample time */
+  slotRate: 0.1,
+  slotRateSeconds: 300,
+  /** a slot scores from its (slotMinPoints + 1)-th point on */
+  slotMinPoints: 2,
+  /** per-point weight of the series-wide deviation added to each slot's own */
+  seriesDeviationRate: 0.01,
+  suppressPoints: 100,
+  suppressFrom: 0.5,
+} as const;
+
+const DAY_S = 86_400;
+const WEEK_S = 7 * DAY_S;
+// 1970-01-01 was a Thursday: shift so that week slot 0 starts on Monday 00:00 UTC
+const WEEK_SHIFT_S = 3 * DAY_S;
+
+// layout of the Float32 state
+const D_MEAN = 0;
+const D_DEV = D_MEAN + NOVELTY.daySlots;
+const D_CNT = D_DEV + NOVELTY.daySlots;
+const W_MEAN = D_CNT + NOVELTY.daySlots;
+const W_DEV = W_MEAN + NOVELTY.weekSlots;
+const W_CNT = W_DEV + NOVELTY.weekSlots;
+const B_MAX = W_CNT + NOVELTY.weekSlots;
+const B_MIN = B_MAX + NOVELTY.rangeBlocks;
+const V_RING = B_MIN + NOVELTY.rangeBlocks;
+const F32_SIZE = V_RING + NOVELTY.dispersionPoints;
+
+// layout of the Float64 scalars
+const S_POINTS = 0; // points seen
+const S_LAST_X = 1; // previous point's time (s)
+const S_OPEN_MAX = 2; // extremes of the open range block
+const S_OPEN_MIN = 3;
+const S_BLOCKS = 4; // completed range blocks held (<= rangeBlocks)
+const S_V_SUM = 5; // sum of the dispersion ring
+const S_V_COUNT = 6;
+const S_H_DISP = 7; // decaying maxima of the calibrated experts (NaN: none yet)
+const S_H_DAY = 8;
+const S_H_WEEK = 9;
+const S_DAY_DEV = 10; // series-wide deviations of the day and week profiles
+const S_WEEK_DEV = 11;
+const S_LAST_HOLD = 12; // index of the last point that scored >= suppressFrom
+const S_HOLD_SCORE = 13;
+const S_BLOCK_HEAD = 14; // ring position of the oldest completed block
+const S_EXPERTS = 15; // the last point's four expert scores (range, dispersion, day, week)
+const F64_SIZE = 19;
+
+const ratioScore = (d: number, h: number): number => {
+  if (!(d > 0) || !Number.isFinite(h)) return 0;
+  const e = d / (h + 1e-9);
+  return e / (1 + e);
+};
+
+export class NoveltyScore {
+  private readonly f: Float32Array;
+  private readonly s: Float64Array;
+
+  constructor(f?: Float32Array, s?: Float64Array) {
+    this.f = f ?? NoveltyScore.freshProfiles();
+    this.s = s ?? NoveltyScore.freshScalars();
+  }
+
+  private static freshProfiles(): Float32Array {
+    const f = new Float32Array(F32_SIZE);
+    f.fill(NaN, D_MEAN, D_MEAN + NOVELTY.daySlots);
+    f.fill(NaN, W_MEAN, W_MEAN + NOVELTY.weekSlots);
+    return f;
+  }
+
+  private static freshScalars(): Float64Array {
+    const s = new Float64Array(F64_SIZE);
+    s[S_LAST_X] = NaN;
+    s[S_OPEN_MAX] = -Infinity;
+    s[S_OPEN_MIN] = Infinity;
+    s[S_H_DISP] = NaN;
+    s[S_H_DAY] = NaN;
+    s[S_H_WEEK] = NaN;
+    s[S_LAST_HOLD] = -1e12;
+    return s;
+  }
+
+  /**
+   * Scores `y` at `atSeconds` (sample time, epoch seconds for the day/week slots). `median`: the
+   * median of the series' recent window, NaN while that window is not full (no dispersion yet).
+   * Non-finite y or time: 0 and nothing learned.
+   */
+  observe(y: number, atSeconds: number, median: number): number {
+    if (!Number.isFinite(y) || !Number.isFinite(atSeconds)) return 0;
+    const s = this.s;
+    const i = s[S_POINTS] as number;
+
+    const dRange = this.rangeDeparture(y);
+    const dDisp = this.dispersion(y, median);
+    const lastX = s[S_LAST_X] as number;
+    const dtSteps = Number.isFinite(lastX) && atSeconds > lastX ? (atSeconds - lastX) / NOVELTY.slotRateSeconds : 1;
+    const rate = Math.min(1, 1 - Math.pow(1 - NOVELTY.slotRate, dtSteps));
+    const daySlot = Math.floor((((atSeconds % DAY_S) + DAY_S) % DAY_S) / (DAY_S / NOVELTY.daySlots));
+    const weekSlot = Math.floor(((((atSeconds + WEEK_SHIFT_S) % WEEK_S) + WEEK_S) % WEEK_S) / (WEEK_S / NOVELTY.weekSlots));
+    const dDay = this.profileDeparture(y, D_MEAN + daySlot, D_DEV + daySlot, D_CNT + daySlot, S_DAY_DEV, rate);
+    const dWeek = this.profileDeparture(y, W_MEAN + weekSlot, W_DEV + weekSlot, W_CNT + weekSlot, S_WEEK_DEV, rate);
+
+    let best = 0;
+    if (i >= NOVELTY.warmupPoints) {
+      s[S_EXPERTS] = dRange > 0 ? dRange / (dRange + NOVELTY.rangeScale) : 0;
+      s[S_EXPERTS + 1] = ratioScore(dDisp, s[S_H_DISP] as number);
+      s[S_EXPERTS + 2] = ratioScore(dDay, s[S_H_DAY] as number);
+      s[S_EXPERTS + 3] = ratioScore(dWeek, s[S_H_WEEK] as number);
+      best = Math.max(s[S_EXPERTS] as number, s[S_EXPERTS + 1] as number, s[S_EXPERTS + 2] as number, s[S_EXPERTS + 3] as number);
+    }
+    s[S_H_DISP] = decayMax(s[S_H_DISP] as number, dDisp);
+    s[S_H_DAY] = decayMax(s[S_H_DAY] as number, dDay);
+    s[S_H_WEEK] = decayMax(s[S_H_WEEK] as number, dWeek);
+
+    // suppression of repeats
+    const sinceHold = i - (s[S_LAST_HOLD] as number);
+    if (sinceHold > NOVELTY.suppressPoints) s[S_HOLD_SCORE] = 0;
+    const out = best > (s[S_HOLD_SCORE] as number) || sinceHold > NOVELTY.suppressPoints ? best : 0;
+    if (out > 0 && best >= NOVELTY.suppressFrom) {
+      s[S_LAST_HOLD] = i;
+      s[S_HOLD_SCORE] = best;
+    }
+
+    this.pushRange(y);
+    s[S_LAST_X] = atSeconds;
+    s[S_POINTS] = i + 1;
+    return out;
+  }
+
+  /** the last point's expert scores before suppression (0 while warming up), for evaluation */
+  expertScores(): { range: number; dispersion: number; day: number; week: number } {
+    const s = this.s;
+    return { range: s[S_EXPERTS] as number, dispersion: s[S_EXPERTS + 1] as number, day: s[S_EXPERTS + 2] as number, week: s[S_EXPERTS + 3] as number };
+  }
+
+  /** outside the previous points' [min, max], in units of that range; 0 inside or without history */
+  private rangeDeparture(y: number): number {
+    const f = this.f;
+    const s = this.s;
+    let hi = s[S_OPEN_MAX] as number;
+    let lo = s[S_OPEN_MIN] as number;
+    const blocks = s[S_BLOCKS] as number;
+    for (let b = 0; b < blocks; b += 1) {
+      const mx = f[B_MAX + b] as number;
+      const mn = f[B_MIN + b] as number;
+      if (mx > hi) hi = mx;
+      if (mn < lo) lo = mn;
+    }
+    if (!(hi >= lo)) return 0;
+    const range = Math.max(hi - lo, 1e-9 + Math.abs(hi) * 1e-6);
+    if (y > hi) return (y - hi) / range;
+    if (y < lo) return (lo - y) / range;
+    return 0;
+  }
+
+  private pushRange(y: number): void {
+    const f = this.f;
+    const s = this.s;
+    if (y > (s[S_OPEN_MAX] as number)) s[S_OPEN_MAX] = y;
+    if (y < (s[S_OPEN_MIN] as number)) s[S_OPEN_MIN] = y;
+    // the open block closes after rangeBlockPoints points and replaces the oldest closed one
+    if (((s[S_POINTS] as number) + 1) % NOVELTY.rangeBlockPoints !== 0) return;
+    const blocks = s[S_BLOCKS] as number;
+    let slot: number;
+    if (blocks < NOVELTY.rangeBlocks) {
+      slot = blocks;
+      s[S_BLOCKS] = blocks + 1;
+    } else {
+      slot = s[S_BLOCK_HEAD] as number;
+      s[S_BLOCK_HEAD] = (slot + 1) % NOVELTY.rangeBlocks;
+    }
+    f[B_MAX + slot] = s[S_OPEN_MAX] as number;
+    f[B_MIN + slot] = s[S_OPEN_MIN] as number;
+    s[S_OPEN_MAX] = -Infinity;
+    s[S_OPEN_MIN] = Infinity;
+  }
+
+  /** mean |y - median| over the last dispersionPoints points (0 until the median is known) */
+  private dispersion(y: number, median: number): number {
+    if (!Number.isFinite(median)) return 0;
+    const f = this.f;
+    const s = this.s;
+    const a = Math.abs(y - median);
+    const count = s[S_V_COUNT] as number;
+    const slot = V_RING + (count % NOVELTY.dispersionPoints);
+    let sum = s[S_V_SUM] as number;
+    if (count >= NOVELTY.dispersionPoints) sum -= f[slot] as number;
+    f[slot] = a;
+    sum += f[slot] as number; // the stored (Float32) value, so the sum cancels exactly on eviction
+    s[S_V_COUNT] = count + 1;
+    // recompute from the ring now and then to bound rounding drift
+    if ((count + 1) % 4096 === 0) {
+      sum = 0;
+      for (let k = 0; k < NOVELTY.dispersionPoints; k += 1) sum += f[V_RING + k] as number;
+    }
+    s[S_V_SUM] = sum;
+    return sum / Math.min(count + 1, NOVELTY.dispersionPoints);
+  }
+
+  /** departure from a profile slot, then the slot (and the series deviation) learn y */
+  private profileDeparture(y: number, meanAt: number, devAt: number, countAt: number, seriesDevAt: number, rate: number): number {
+    const f = this.f;
+    const s = this.s;
+    const mean = f[meanAt] as number;
+    const seen = Math.min((f[countAt] as number) + 1, 255);
+    f[countAt] = seen;
+    if (!Number.isFinite(mean)) {
+      f[meanAt] = y;
+      return 0;
+    }
+    const e = Math.abs(y - mean);
+    const d = seen > NOVELTY.slotMinPoints ? e / ((f[devAt] as number) + (s[seriesDevAt] as number) + 1e-9) : 0;
+    f[devAt] = (1 - rate) * (f[devAt] as number) + rate * e;
+    f[meanAt] = (1 - rate) * mean + rate * y;
+    s[seriesDevAt] = (1 - NOVELTY.seriesDeviationRate) * (s[seriesDevAt] as number) + NOVELTY.seriesDeviationRate * e;
+    return Number.isFinite(d) ? d : 0;
+  }
+
+  toJSON(): NoveltyState {
+    return { v: 1, profiles: Buffer.from(this.f.buffer, this.f.byteOffset, this.f.byteLength).toString('base64'), scalars: Array.from(this.s) };
+  }
+
+  /** The saved state, or a fresh score (warming up again) when `state` is absent or not ours. */
+  static fromJSON(state: unknown): NoveltyScore {
+    if (typeof state !== 'object' || state === null) return new NoveltyScore();
+    const st = state as Partial<NoveltyState>;
+    if (st.v !== 1 || typeof st.profiles !== 'string' || !Array.isArray(st.scalars) || st.scalars.length !== F64_SIZE) return new NoveltyScore();
+    const bytes = Buffer.from(st.profiles, 'base64');
+    if (bytes.byteLength !== F32_SIZE * 4) return new NoveltyScore();
+    const f = new Float32Array(F32_SIZE);
+    new Uint8Array(f.buffer).set(bytes);
+    const s = new Float64Array(F64_SIZE);
+    for (let k = 0; k < F64_SIZE; k += 1) {
+      const v = st.scalars[k];
+      // NaN and ±Infinity are meaningful sentinels here; JSON turns them into null
+      s[k] = typeof v === 'number' ? v : NaN;
+    }
+    if (!Number.isFinite(s[S_OPEN_MAX] as number)) s[S_OPEN_MAX] = -Infinity;
+    if (!Number.isFinite(s[S_OPEN_MIN] as number)) s[S_OPEN_MIN] = Infinity;
+    if (!Number.isFinite(s[S_POINTS] as number)) return new NoveltyScore();
+    return new NoveltyScore(f, s);
+  }
+}
+
+export interface NoveltyState {
+  v: 1;
+  /** the Float32 profiles, range blocks and dispersion ring, base64 */
+  profiles: string;
+  /** the Float64 scalars (JSON null for NaN and ±Infinity) */
+  scalars: (number | null)[];
+}
+
+function decayMax(h: number, d: number): number {
+  return Number.isFinite(h) ? Math.max(d, h * NOVELTY.historyDecay) : d;
+}

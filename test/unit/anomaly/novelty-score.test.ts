@@ -1,0 +1,124 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { NOVELTY, NoveltyScore } from '../../../api-server/src/analysis/anomaly/novelty-score.js';
+import { NOVELTY_FIRES_AT, SeriesDetectors } from '../../../api-server/src/analysis/anomaly/index.js';
+
+const T0 = 1_700_000_000; // epoch seconds
+const STEP = 15;
+
+/** 0, 1, 0, 1, ...: range [0, 1], median 0.5, every |y - median| = 0.5 */
+function square(score: NoveltyScore, points: number, from = 0): void {
+  for (let i = from; i < from + points; i += 1) score.observe(i % 2, T0 + i * STEP, 0.5);
+}
+
+describe('novelty score (docs/nab.md)', () => {
+  it('scores nothing during the 300-point warm-up, whatever the input', () => {
+    const s = new NoveltyScore();
+    for (let i = 0; i < NOVELTY.warmupPoints; i += 1) expect(s.observe(i === 299 ? 1e6 : i % 2, T0 + i * STEP, 0.5)).to.equal(0);
+  });
+
+  it('range expert: 0.2 of the range above the past maximum scores 0.2 / (0.2 + 0.1) = 2/3', () => {
+    const s = new NoveltyScore();
+    square(s, 400);
+    const out = s.observe(1.2, T0 + 400 * STEP, 0.5);
+    expect(s.expertScores().range).to.be.closeTo(2 / 3, 1e-12);
+    expect(out).to.be.at.least(2 / 3);
+    // inside the range the range expert is silent
+    s.observe(0.5, T0 + 401 * STEP, 0.5);
+    expect(s.expertScores().range).to.equal(0);
+  });
+
+  it('dispersion expert: a 12-point mean 13/12 of the past maximum scores 13/25', () => {
+    const s = new NoveltyScore();
+    square(s, 400); // every |y - median| = 0.5, so the 12-point mean and its decaying maximum are 0.5
+    s.observe(1, T0 + 400 * STEP, 0); // |1 - 0| = 1: the mean becomes (11 × 0.5 + 1) / 12 = 13/24
+    // e = (13/24) / 0.5 = 13/12, scored e / (1 + e) = 13/25
+    expect(s.expertScores().dispersion).to.be.closeTo(13 / 25, 1e-8);
+  });
+
+  it('suppresses repeats: a lesser departure within 100 points of a report reports 0, after them it reports', () => {
+    const s = new NoveltyScore();
+    square(s, 400);
+    const first = s.observe(2, T0 + 400 * STEP, 0.5); // 1 range above the maximum: 1 / 1.1
+    expect(first).to.be.closeTo(1 / 1.1, 1e-12);
+    square(s, 50, 401);
+    const repeat = s.observe(-0.1, T0 + 451 * STEP, 0.5); // below the minimum, a lesser departure
+    const x = s.expertScores();
+    const best = Math.max(x.range, x.dispersion, x.day, x.week);
+    expect(best).to.be.greaterThan(0).and.lessThan(first);
+    expect(repeat).to.equal(0);
+    square(s, NOVELTY.suppressPoints + 1, 452);
+    const later = s.observe(-0.1, T0 + (453 + NOVELTY.suppressPoints) * STEP, 0.5);
+    expect(later).to.be.greaterThan(0);
+  });
+
+  it('day profile: a value far from what this half hour usually shows is a departure', () => {
+    const s = new NoveltyScore();
+    // 8 days of a daily square: 1 in the first half of the UTC day, 0 in the second, at 5-minute rows
+    const dayStart = Math.floor(T0 / 86_400) * 86_400;
+    const rows = 8 * 288;
+    for (let i = 0; i < rows; i += 1) {
+      const t = dayStart + i * 300;
+      s.observe(t % 86_400 < 43_200 ? 1 : 0, t, NaN);
+    }
+    // the next day: 0 in the morning slot where the profile says 1
+    const t = dayStart + rows * 300;
+    s.observe(0, t, NaN);
+    expect(s.expertScores().day).to.be.greaterThan(0.5);
+    expect(s.expertScores().range).to.equal(0); // inside the range: only the profiles see it
+  });
+
+  it('saved and restored, it continues exactly as if it had not stopped (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: -1e3, max: 1e3, noNaN: true }), { minLength: 320, maxLength: 700 }), fc.nat(), (ys, cutAt) => {
+        const cut = 300 + (cutAt % (ys.length - 300));
+        const whole = new NoveltyScore();
+        let part = new NoveltyScore();
+        ys.forEach((y, i) => {
+          const med = i % 3 === 0 ? NaN : 0;
+          const a = whole.observe(y, T0 + i * STEP, med);
+          if (i === cut) part = NoveltyScore.fromJSON(JSON.parse(JSON.stringify(part.toJSON())) as unknown);
+          const b = part.observe(y, T0 + i * STEP, med);
+          expect(b).to.equal(a);
+        });
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it('an unreadable saved state gives a fresh, warming-up score', () => {
+    for (const bad of [null, 42, {}, { v: 2 }, { v: 1, profiles: 'AAAA', scalars: [] }]) {
+      const s = NoveltyScore.fromJSON(bad);
+      expect(s.observe(1e9, T0, 0)).to.equal(0);
+    }
+  });
+
+  it('never leaves [0, 1] and never returns NaN, for any input (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.oneof(fc.double(), fc.double({ min: 0, max: 1 }), fc.constant(0)), fc.oneof(fc.double(), fc.constant(0.5), fc.constant(Number.NaN))), { minLength: 290, maxLength: 420 }),
+        (pts) => {
+          const s = new NoveltyScore();
+          pts.forEach(([y, med], i) => {
+            const out = s.observe(y, T0 + i * STEP, med);
+            expect(Number.isNaN(out)).to.equal(false);
+            expect(out).to.be.within(0, 1);
+          });
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('the service fires `novelty` at the documented threshold and restores it with the series', () => {
+    const d = new SeriesDetectors();
+    for (let i = 0; i < 400; i += 1) d.observe(0.5 + 0.01 * (i % 2), i * 15, T0 + i * 15);
+    const out = d.observe(3, 400 * 15, T0 + 400 * 15);
+    expect(out.score).to.be.at.least(NOVELTY_FIRES_AT);
+    expect(out.firings.map((f) => f.method)).to.include('novelty');
+    const restored = SeriesDetectors.fromJSON(JSON.parse(JSON.stringify(d.toJSON())) as unknown);
+    const a = d.observe(0.5, 401 * 15, T0 + 401 * 15);
+    const b = restored.observe(0.5, 401 * 15, T0 + 401 * 15);
+    expect(b.methodScores.novelty).to.equal(a.methodScores.novelty);
+  });
+});
