@@ -262,7 +262,7 @@ describe('operator manifests (kustomize, Helm, OLM) against a real kube-apiserve
     try {
       await writeFile(join(dir.path, 'config.yaml'), config);
       const settings = loadSettings(['--config', join(dir.path, 'config.yaml')], {});
-      expect(settings.deployment.cluster).to.include({ enabled: true, partitions: 24, telemetryTopic: 'faultline.telemetry' });
+      expect(settings.deployment.cluster).to.include({ enabled: true, partitions: 24, telemetryTopic: 'faultline.telemetry', historyTopic: 'faultline.history', actionTimeoutMs: 10_000 });
       const standalone = one<K8sObject & { data: Record<string, string> }>(parseDocs(await helmTemplate()), 'ConfigMap', 'faultline-config').data['config.yaml'] as string;
       await writeFile(join(dir.path, 'standalone.yaml'), standalone);
       expect(loadSettings(['--config', join(dir.path, 'standalone.yaml')], {}).deployment.cluster.enabled).to.equal(false);
