@@ -40,6 +40,7 @@ import { RemoteWriteDecoder } from './ingest/remote-write/remote-write-decoder.j
 import { IngestPipeline } from './pipeline/ingest-pipeline.js';
 import { LocalIngestSink, type IngestSink } from './pipeline/ingest-sink.js';
 import { startClusterNode, type ClusterNode } from './cluster/cluster-node.js';
+import { ClusterActionRepository } from './cluster/action-records.js';
 import { localReads } from './http/workload-reads.js';
 import { TokenBucket } from './pipeline/token-bucket.js';
 import { SimulationInjector } from './simulation/injector.js';
@@ -95,6 +96,8 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     weightsChanged: (list) => core.setWeights([...list]),
   });
   const d = settings.deployment;
+  // cluster mode: actions live in the state topic, on their workload's partition
+  const clusterActions = d.cluster.enabled ? new ClusterActionRepository(d.cluster.stateTopic) : undefined;
   const executor: ActionExecutor =
     d.actionExecutor === 'webhook' && d.actionWebhookUrl !== undefined
       ? new WebhookExecutor({ url: d.actionWebhookUrl, timeoutMs: 10_000 })
@@ -113,7 +116,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
       creationCooldownMs: 300_000,
       executorTimeoutMs: d.executorTimeoutSeconds * 1000,
     },
-    new LevelActionStore(db),
+    clusterActions ?? new LevelActionStore(db),
     executor,
     control,
     () => `act_${newHexId()}`,
@@ -148,14 +151,24 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     now,
   }, workers);
   metrics.outboundBacklogs(() => workers.map((w) => ({ channel: w.name, backlog: outbox.backlog(w.name) })));
+  // the actions kept from before (standalone; in cluster mode the engine's records come from the state topic)
+  await actions.load();
   // cluster mode: ingest goes to Kafka, this replica analyses the partitions it is assigned
   let cluster: ClusterNode | undefined;
-  if (d.cluster.enabled) {
-    cluster = await startClusterNode(d.cluster, core, pipeline, {
-      bucketMs: 15_000,
-      log: { info: (f, m) => logger.info(f, m), warn: (f, m) => logger.warn(f, m), error: (f, m) => logger.error(f, m) },
-      dropped: (reason, n) => metrics.droppedRecords(reason, n),
-    });
+  if (d.cluster.enabled && clusterActions !== undefined) {
+    cluster = await startClusterNode(
+      d.cluster,
+      core,
+      pipeline,
+      {
+        bucketMs: 15_000,
+        log: { info: (f, m) => logger.info(f, m), warn: (f, m) => logger.warn(f, m), error: (f, m) => logger.error(f, m) },
+        dropped: (reason, n) => metrics.droppedRecords(reason, n),
+        store,
+        historyRetentionMs: d.kpiRetentionDays * 86_400_000,
+      },
+      { engine: actions, repository: clusterActions },
+    );
   }
   const ingest: IngestSink = cluster?.ingest ?? new LocalIngestSink(pipeline);
   const injector = new SimulationInjector(
@@ -193,6 +206,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     hub,
     publisher,
     actions,
+    actionDecisions: actions,
     control,
     controlWrites: control,
     emergencyStop: (on, nowMs) => actions.setEmergencyStop(on, nowMs),
@@ -256,10 +270,10 @@ export async function startServer(settings: Settings, options: StartOptions = {}
   const restored = await restore(svc, bootstrapWeights, cluster === undefined);
   if (cluster !== undefined) {
     const replicated = await cluster.attachControl(control, actions);
-    svc.controlWrites = replicated;
-    svc.emergencyStop = (on, nowMs) => replicated.setEmergencyStop(on, nowMs);
+    svc.controlWrites = replicated.control;
+    svc.actionDecisions = replicated.decisions;
+    svc.emergencyStop = (on, nowMs) => replicated.control.setEmergencyStop(on, nowMs);
   }
-  await actions.load();
   publisher.start();
   loop.start();
   const retention = new RetentionSweeper(store, d.kpiRetentionDays, now, (error) => logger.error({ err: error }, 'retention sweep failed'));

@@ -8,6 +8,8 @@ import { eventually } from './service.js';
 
 export interface ReplicaProcess {
   api: string;
+  /** the OTLP port's base URL */
+  otlp: string;
   /** the process's log so far (pino JSON lines) */
   log(): string;
   /** sends the signal and resolves with the exit code (null when a signal ended it) */
@@ -27,12 +29,13 @@ export async function startReplica(configFile: string, dataDir: string, env: Rec
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let port: number;
+  let otlpPort: number;
   try {
-    port = await eventually(async () => {
+    ({ rest: port, otlp: otlpPort } = await eventually(async () => {
       if (child.exitCode !== null) throw new Error(`replica exited with ${child.exitCode}:\n${out.slice(-3000)}`);
       const line = out.split('\n').find((l) => l.includes('"ports"'));
-      return line === undefined ? undefined : (JSON.parse(line) as { ports: { rest: number } }).ports.rest;
-    }, 60_000, 'the replica to listen');
+      return line === undefined ? undefined : (JSON.parse(line) as { ports: { rest: number; otlp: number } }).ports;
+    }, 60_000, 'the replica to listen'));
     await eventually(async () => ((await fetch(`http://127.0.0.1:${port}/api/v2/ready`)).status === 200 ? true : undefined), 30_000, 'the replica to be ready');
   } catch (error) {
     child.kill('SIGKILL');
@@ -40,6 +43,7 @@ export async function startReplica(configFile: string, dataDir: string, env: Rec
   }
   return {
     api: `http://127.0.0.1:${port}/api/v2`,
+    otlp: `http://127.0.0.1:${otlpPort}`,
     log: () => out,
     kill: async (signal: NodeJS.Signals = 'SIGKILL') => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);

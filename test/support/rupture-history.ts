@@ -13,7 +13,7 @@ const RAMP_FROM = 248;
 
 const wobble = (i: number, base: number): number => base + 0.004 * Math.sin(i * 1.3);
 
-export async function postRupturingHistory(svc: TestService, namespace: string, deployment: string, endMs = Math.floor(Date.now() / STEP) * STEP): Promise<void> {
+export async function postRupturingHistory(svc: Pick<TestService, 'post' | 'otlp'>, namespace: string, deployment: string, endMs = Math.floor(Date.now() / STEP) * STEP): Promise<void> {
   const start = endMs - STEPS * STEP;
   const r = { namespace, deployment };
   const cpu: [number, number][] = [];

@@ -6,8 +6,8 @@
  */
 import type { ExplainRecord, WorkloadSnapshot } from '../analysis/contract.js';
 import { ActionError, EDITION_MESSAGE } from './action-errors.js';
-import type { ActionControlState, ActionRepository } from './action-repository.js';
-import { emptyControlState } from './action-repository.js';
+import type { ActionControlState, ActionRepository, WorkloadActionControl } from './action-repository.js';
+import { adoptWorkloadControl, emptyControlState, workloadControl } from './action-repository.js';
 import type { Action } from './action.js';
 import { isLive } from './action.js';
 import type { ActionExecutor } from './executor.js';
@@ -54,17 +54,30 @@ export type ActionOutcome =
   | 'blocked'
   | 'shadow';
 
+/**
+ * People's and the executor's decisions on an action. The engine takes them itself; in cluster
+ * mode they are handed to the replica that owns the action's workload (cluster/action-commands.ts).
+ */
+export interface ActionDecisions {
+  approve(id: string, nowMs: number): Promise<Action>;
+  reject(id: string, nowMs: number): Promise<Action>;
+  rollback(id: string, nowMs: number): Promise<Action>;
+  reportResult(id: string, report: ExecutionReport, nowMs: number): Promise<Action>;
+}
+
 export interface ActionEngineHooks {
   outcome(action: Action, outcome: ActionOutcome, detail?: string): void;
 }
 
 const ONE_HOUR_MS = 3_600_000;
 
-export class ActionEngine {
+export class ActionEngine implements ActionDecisions {
   private readonly actions = new Map<string, Action>();
   private control: ActionControlState = emptyControlState();
   /** reasons already reported per action, so a blocked gate is logged once, not every cycle */
   private readonly lastBlock = new Map<string, string>();
+  /** the workloads whose actions this engine drives; the others' are mirrors (cluster mode) */
+  private drives: (workload: string) => boolean = () => true;
 
   constructor(
     private readonly settings: ActionEngineSettings,
@@ -80,6 +93,64 @@ export class ActionEngine {
     for (const action of actions) this.actions.set(action.id, action);
     if (control) this.control = control;
     return actions.length;
+  }
+
+  /**
+   * Cluster mode: this engine creates, gates, executes and evicts only the actions of workloads
+   * `drives` accepts (the partitions this replica owns); the others are mirrors of their owners'
+   * records, kept for listing (`mirror`, `unmirror`). Standalone: every workload.
+   */
+  restrictTo(drives: (workload: string) => boolean): void {
+    this.drives = drives;
+  }
+
+  /** whether this engine drives the workload's actions */
+  drivesWorkload(workload: string): boolean {
+    return this.drives(workload);
+  }
+
+  /** An owner's record of an action of a workload this engine does not drive; an older version never replaces a newer one. */
+  mirror(action: Action): void {
+    if (this.drives(action.workload)) return;
+    const known = this.actions.get(action.id);
+    if (known !== undefined && known.updatedAtMs > action.updatedAtMs) return;
+    this.actions.set(action.id, action);
+  }
+
+  /** The owner deleted (rejected or evicted) an action this engine does not drive. */
+  unmirror(id: string): void {
+    const known = this.actions.get(id);
+    if (known !== undefined && !this.drives(known.workload)) this.actions.delete(id);
+  }
+
+  /**
+   * Takes over the workloads `belongs` selects (a partition this replica was just assigned): their
+   * actions become exactly `actions`, their control entries (rate window, cooldowns) `controls`.
+   */
+  adopt(belongs: (workload: string) => boolean, actions: readonly Action[], controls: ReadonlyMap<string, WorkloadActionControl>): void {
+    for (const [id, action] of this.actions) {
+      if (belongs(action.workload)) {
+        this.actions.delete(id);
+        this.lastBlock.delete(id);
+      }
+    }
+    for (const action of actions) if (belongs(action.workload)) this.actions.set(action.id, action);
+    const workloads = new Set<string>([...controls.keys()]);
+    for (const key of [...Object.keys(this.control.rateWindows), ...Object.keys(this.control.lastExecutionMs), ...Object.keys(this.control.lastCreationMs)]) {
+      const bar = key.lastIndexOf('|');
+      workloads.add(bar < 0 ? key : key.slice(0, bar));
+    }
+    for (const workload of workloads) if (belongs(workload)) adoptWorkloadControl(this.control, workload, controls.get(workload));
+  }
+
+  /** the workload's part of the control state (cluster mode publishes it with the workload's actions) */
+  controlOf(workload: string): WorkloadActionControl {
+    return workloadControl(this.control, workload);
+  }
+
+  /** 402 for approve and rollback outside the autopilot edition, before any lookup */
+  checkEdition(verb: 'approve' | 'reject' | 'rollback' | 'result'): void {
+    if (verb === 'approve' || verb === 'rollback') this.requireAutopilot();
   }
 
   get emergencyStopSinceMs(): number | null {
@@ -98,9 +169,10 @@ export class ActionEngine {
   /** Creates recommendations for the steps of one tick. */
   async considerStep(snapshots: readonly WorkloadSnapshot[], explain: (ruptureId: string) => ExplainRecord | undefined, nowMs: number): Promise<Action[]> {
     const created: Action[] = [];
-    const deleteIds: string[] = [];
+    const deleted: Action[] = [];
     for (const snapshot of snapshots) {
       if (snapshot.status !== 'active' || snapshot.ruptureId === null) continue;
+      if (!this.drives(snapshot.key)) continue;
       if (snapshot.state !== 'critical' && snapshot.state !== 'emergency') continue;
       const record = explain(snapshot.ruptureId);
       if (record === undefined) continue;
@@ -139,11 +211,11 @@ export class ActionEngine {
       this.control.lastCreationMs[pairKey] = snapshot.timeMs;
       this.actions.set(action.id, action);
       created.push(action);
-      deleteIds.push(...this.evictBeyondLimits());
+      deleted.push(...this.evictBeyondLimits());
     }
     if (created.length === 0) return created;
     const kept = created.filter((a) => this.actions.has(a.id));
-    await this.repository.commit({ put: kept, deleteIds, control: this.control });
+    await this.repository.commit({ put: kept, deleted: deleted.filter((a) => !created.includes(a)), control: this.control });
     for (const action of created) this.hooks.outcome(action, 'created');
     return kept;
   }
@@ -154,6 +226,7 @@ export class ActionEngine {
    */
   async runCycle(nowMs: number, confidenceOf: (workload: string) => number): Promise<void> {
     for (const action of this.list().reverse()) {
+      if (!this.drives(action.workload)) continue;
       if (action.state === 'pending' && action.tier === 1) {
         const verdict = checkTier1Gates(action, this.settings, {
           confidence: confidenceOf(action.workload),
@@ -203,7 +276,7 @@ export class ActionEngine {
     action.state = 'rejected';
     action.updatedAtMs = nowMs;
     this.actions.delete(id);
-    await this.repository.commit({ put: [], deleteIds: [id], control: this.control });
+    await this.repository.commit({ put: [], deleted: [action], control: this.control });
     this.hooks.outcome(action, 'rejected');
     return action;
   }
@@ -233,7 +306,7 @@ export class ActionEngine {
   async setEmergencyStop(on: boolean, nowMs: number): Promise<number | null> {
     if (on && this.control.emergencyStopSinceMs === null) this.control.emergencyStopSinceMs = nowMs;
     if (!on) this.control.emergencyStopSinceMs = null;
-    await this.repository.commit({ put: [], deleteIds: [], control: this.control });
+    await this.repository.commit({ put: [], deleted: [], control: this.control });
     return this.control.emergencyStopSinceMs;
   }
 
@@ -311,8 +384,8 @@ export class ActionEngine {
     action.state = change.state;
     action.reason = change.reason;
     action.updatedAtMs = change.updatedAtMs;
-    const deleteIds = this.evictBeyondLimits();
-    await this.repository.commit({ put: [action], deleteIds, control: this.control });
+    const deleted = this.evictBeyondLimits();
+    await this.repository.commit({ put: deleted.includes(action) ? [] : [action], deleted, control: this.control });
   }
 
   private noteBlocked(action: Action, outcome: 'blocked' | 'shadow', reason: string): void {
@@ -345,20 +418,21 @@ export class ActionEngine {
   }
 
   /** Oldest pending beyond the pending limit are evicted; oldest terminal beyond the terminal limit are forgotten. */
-  private evictBeyondLimits(): string[] {
-    const pending = [...this.actions.values()].filter((a) => a.state === 'pending').sort((a, b) => a.createdAtMs - b.createdAtMs);
-    const terminal = [...this.actions.values()].filter((a) => !isLive(a)).sort((a, b) => a.updatedAtMs - b.updatedAtMs);
-    const evicted: string[] = [];
+  private evictBeyondLimits(): Action[] {
+    const driven = [...this.actions.values()].filter((a) => this.drives(a.workload));
+    const pending = driven.filter((a) => a.state === 'pending').sort((a, b) => a.createdAtMs - b.createdAtMs);
+    const terminal = driven.filter((a) => !isLive(a)).sort((a, b) => a.updatedAtMs - b.updatedAtMs);
+    const evicted: Action[] = [];
     for (const action of pending.slice(0, Math.max(0, pending.length - this.settings.pendingLimit))) {
       this.actions.delete(action.id);
       this.lastBlock.delete(action.id);
-      evicted.push(action.id);
+      evicted.push(action);
       this.hooks.outcome(action, 'evicted', `pending queue full (${this.settings.pendingLimit})`);
     }
     for (const action of terminal.slice(0, Math.max(0, terminal.length - this.settings.terminalLimit))) {
       this.actions.delete(action.id);
       this.lastBlock.delete(action.id);
-      evicted.push(action.id);
+      evicted.push(action);
     }
     return evicted;
   }

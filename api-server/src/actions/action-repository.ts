@@ -26,6 +26,38 @@ export function emptyControlState(): ActionControlState {
 
 export interface ActionRepository {
   load(): Promise<{ actions: Action[]; control: ActionControlState | undefined }>;
-  /** writes the given actions and control state, and deletes `deleteIds`, in one atomic batch */
-  commit(change: { put: Action[]; deleteIds: string[]; control: ActionControlState }): Promise<void>;
+  /** writes the given actions and control state, and deletes the `deleted` actions, in one atomic batch */
+  commit(change: { put: Action[]; deleted: Action[]; control: ActionControlState }): Promise<void>;
+}
+
+/**
+ * The part of the engine's control state that belongs to one workload (cluster mode hands it over
+ * with the workload's partition): its Tier-1 execution window, and its last execution and last
+ * creation per action type.
+ */
+export interface WorkloadActionControl {
+  rateWindow: RateWindow | null;
+  lastExecutionMs: Record<string, number>;
+  lastCreationMs: Record<string, number>;
+}
+
+export function workloadControl(control: ActionControlState, workload: string): WorkloadActionControl {
+  const prefix = `${workload}|`;
+  const pick = (all: Record<string, number>): Record<string, number> => {
+    const out: Record<string, number> = {};
+    for (const [k, v] of Object.entries(all)) if (k.startsWith(prefix)) out[k.slice(prefix.length)] = v;
+    return out;
+  };
+  return { rateWindow: control.rateWindows[workload] ?? null, lastExecutionMs: pick(control.lastExecutionMs), lastCreationMs: pick(control.lastCreationMs) };
+}
+
+/** Replaces the workload's entries of `control` with `adopted` (none: the workload has no entries). */
+export function adoptWorkloadControl(control: ActionControlState, workload: string, adopted: WorkloadActionControl | undefined): void {
+  const prefix = `${workload}|`;
+  for (const all of [control.lastExecutionMs, control.lastCreationMs]) for (const k of Object.keys(all)) if (k.startsWith(prefix)) delete all[k];
+  delete control.rateWindows[workload];
+  if (adopted === undefined) return;
+  if (adopted.rateWindow !== null) control.rateWindows[workload] = { ...adopted.rateWindow };
+  for (const [type, t] of Object.entries(adopted.lastExecutionMs)) control.lastExecutionMs[`${prefix}${type}`] = t;
+  for (const [type, t] of Object.entries(adopted.lastCreationMs)) control.lastCreationMs[`${prefix}${type}`] = t;
 }

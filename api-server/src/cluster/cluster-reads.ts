@@ -3,9 +3,13 @@
  * any other from the read view materialised from the state topic. Anomalies come from the
  * owner's latest list (at most VIEW_ANOMALIES per workload), de-duplicated by workload, metric,
  * method and time (a replay after a failover raises the same anomaly again under a new id).
+ * KPI history and explain records come from this replica's LevelDB, which holds every replica's
+ * (the history topic is copied into it); an explain record of a workload this replica analyses
+ * comes from its own analysis first (freshest).
  */
-import type { AnalysisCore, AnomalyEvent, WorkloadSnapshot } from '../analysis/contract.js';
+import type { AnalysisCore, AnomalyEvent, ExplainRecord, WorkloadSnapshot } from '../analysis/contract.js';
 import type { WorkloadReads } from '../http/workload-reads.js';
+import type { AnalysisStore, HistoryTier, KpiPoint } from '../storage/analysis-store.js';
 import type { PartitionOwner } from './partition-owner.js';
 import type { ReadView } from './read-view.js';
 
@@ -14,7 +18,18 @@ export class ClusterReads implements WorkloadReads {
     private readonly core: AnalysisCore,
     private readonly owner: PartitionOwner,
     private readonly view: ReadView,
+    private readonly store: AnalysisStore,
   ) {}
+
+  async explain(ruptureId: string): Promise<ExplainRecord | undefined> {
+    const local = this.core.explain(ruptureId);
+    if (local !== undefined && this.owner.drives(local.workload)) return local;
+    return (await this.store.rupture(ruptureId)) ?? local;
+  }
+
+  history(tier: HistoryTier, key: string, fromMs: number, toMs: number): Promise<KpiPoint[]> {
+    return this.store.history(tier, key, fromMs, toMs);
+  }
 
   snapshot(key: string): WorkloadSnapshot | undefined {
     if (this.owner.owns(key)) return this.core.snapshot(key) ?? this.view.snapshot(key);

@@ -2,9 +2,9 @@
  * The topics of cluster mode, created when absent: the telemetry topic (time retention, the
  * broker's default), the state topic (`cleanup.policy=compact`: the latest record per key is
  * kept, so it holds every workload's latest analysis state and read view) and the control topic
- * (compacted, one partition). Both get the same
- * partition count; an existing topic keeps its own, and the two must agree (a workload's
- * telemetry and state share a partition number).
+ * (compacted, one partition) and the history topic (time retention as long as KPI history is
+ * kept). Telemetry, state and history get the same partition count; an existing topic keeps its
+ * own, and they must agree (a workload's records share a partition number).
  */
 import { Admin } from '@platformatic/kafka';
 
@@ -15,7 +15,17 @@ export interface TopicLayout {
 const alreadyExists = (error: unknown): boolean =>
   /already exists/i.test(error instanceof Error ? `${error.message} ${JSON.stringify((error as Error & { errors?: unknown }).errors ?? '')}` : String(error));
 
-export async function ensureClusterTopics(brokers: string[], telemetryTopic: string, stateTopic: string, controlTopic: string, partitions: number, clientId: string): Promise<TopicLayout> {
+export interface ClusterTopicNames {
+  telemetry: string;
+  state: string;
+  control: string;
+  history: string;
+  /** retention of the history topic */
+  historyRetentionMs: number;
+}
+
+export async function ensureClusterTopics(brokers: string[], names: ClusterTopicNames, partitions: number, clientId: string): Promise<TopicLayout> {
+  const { telemetry: telemetryTopic, state: stateTopic, control: controlTopic, history: historyTopic } = names;
   const admin = new Admin({ clientId: `${clientId}-admin`, bootstrapBrokers: brokers, timeout: 10_000, retries: 3, retryDelay: 500 });
   try {
     const existing = new Set(await admin.listTopics().catch((e: unknown) => {
@@ -41,13 +51,30 @@ export async function ensureClusterTopics(brokers: string[], telemetryTopic: str
           if (!alreadyExists(e)) throw e;
         });
     }
-    const metadata = await admin.metadata({ topics: [telemetryTopic, stateTopic] }).catch((e: unknown) => {
-      throw new Error(`cluster: reading the metadata of ${telemetryTopic} and ${stateTopic} failed: ${(e as Error).message}`);
+    if (!existing.has(historyTopic)) {
+      await admin
+        .createTopics({
+          topics: [historyTopic],
+          partitions,
+          replicas: 1,
+          configs: [
+            { name: 'cleanup.policy', value: 'delete' },
+            { name: 'retention.ms', value: String(Math.round(names.historyRetentionMs)) },
+          ],
+        })
+        .catch((e: unknown) => {
+          if (!alreadyExists(e)) throw e;
+        });
+    }
+    const metadata = await admin.metadata({ topics: [telemetryTopic, stateTopic, historyTopic] }).catch((e: unknown) => {
+      throw new Error(`cluster: reading the metadata of ${telemetryTopic}, ${stateTopic} and ${historyTopic} failed: ${(e as Error).message}`);
     });
     const t = metadata.topics.get(telemetryTopic)?.partitionsCount;
     const s = metadata.topics.get(stateTopic)?.partitionsCount;
-    if (t === undefined || s === undefined) throw new Error(`cluster topics ${telemetryTopic} / ${stateTopic} are not visible after creation`);
+    const h = metadata.topics.get(historyTopic)?.partitionsCount;
+    if (t === undefined || s === undefined || h === undefined) throw new Error(`cluster topics ${telemetryTopic} / ${stateTopic} / ${historyTopic} are not visible after creation`);
     if (t !== s) throw new Error(`cluster topics disagree: ${telemetryTopic} has ${t} partitions, ${stateTopic} has ${s}; they must match`);
+    if (t !== h) throw new Error(`cluster topics disagree: ${telemetryTopic} has ${t} partitions, ${historyTopic} has ${h}; they must match`);
     return { partitions: t };
   } finally {
     await admin.close().catch(() => undefined);

@@ -16,9 +16,15 @@
  *   over (a refetch after a rebalance) are skipped too.
  * - After every analyzer tick, owned workloads that stepped get a `v|` record (snapshot and
  *   latest anomalies) so every replica's read view follows.
+ * - Actions: the restore also reads the partition's `a|` (actions) and `c|` (their control
+ *   state) records and hands them to the action engine before the partition counts as
+ *   restored; from then on this replica's engine drives those workloads' actions (`drives`).
  */
 import { Consumer, stringDeserializers, type MessagesStream } from '@platformatic/kafka';
+import type { Action } from '../actions/action.js';
+import type { WorkloadActionControl } from '../actions/action-repository.js';
 import type { AnalysisCore, AnomalyEvent, StepOutput } from '../analysis/contract.js';
+import { parseActionControlRecord, parseActionRecord } from './action-records.js';
 import type { IngestPipeline } from '../pipeline/ingest-pipeline.js';
 import { closeConsumer, newReadConsumer, readPartitionsToEnd } from './partition-reader.js';
 import { ReplayOffsets } from './replay-offsets.js';
@@ -42,6 +48,8 @@ export interface PartitionOwnerOptions {
     error(fields: Record<string, unknown>, message: string): void;
   };
   dropped(reason: 'invalid', n: number): void;
+  /** takes over the actions of a restored partition's workloads (before they count as driven here) */
+  adoptActions?(belongs: (workload: string) => boolean, actions: Action[], controls: Map<string, WorkloadActionControl>): void;
 }
 
 interface TelemetryMessage {
@@ -102,6 +110,12 @@ export class PartitionOwner {
 
   owns(workload: string): boolean {
     return this.assigned.has(partitionOf(workload, this.options.partitions));
+  }
+
+  /** owned and restored: this replica's analysis and action engine are the workload's */
+  drives(workload: string): boolean {
+    const p = partitionOf(workload, this.options.partitions);
+    return this.assigned.has(p) && this.restored.has(p);
   }
 
   /** the owner's latest anomalies of a workload (newest last) */
@@ -253,10 +267,16 @@ export class PartitionOwner {
     const started = Date.now();
     const states = new Map<string, string>();
     const views = new Map<string, string>();
+    const actions = new Map<string, string | undefined>();
+    const controls = new Map<string, string>();
     await readPartitionsToEnd(this.reader, this.options.stateTopic, [p], (r) => {
       const key = parseStateKey(r.key);
-      if (key === undefined || r.value === undefined) return;
-      (key.kind === 'state' ? states : views).set(key.workload, r.value);
+      if (key === undefined) return;
+      // an action's tombstone (rejected, evicted) deletes it
+      if (key.kind === 'action') actions.set(key.id, r.value === undefined || r.value === '' ? undefined : r.value);
+      if (r.value === undefined || key.kind === 'action') return;
+      if (key.kind === 'action-control') controls.set(key.workload, r.value);
+      else (key.kind === 'state' ? states : views).set(key.workload, r.value);
     });
     this.pipeline.drain();
     let imported = 0;
@@ -272,6 +292,24 @@ export class PartitionOwner {
     for (const [workload, value] of views) {
       const view = parseViewRecord(value);
       if (view !== undefined) this.recentAnomalies.set(workload, view.anomalies.slice(-VIEW_ANOMALIES));
+    }
+    if (this.options.adoptActions !== undefined) {
+      const adopted: Action[] = [];
+      const adoptedControls = new Map<string, WorkloadActionControl>();
+      let unreadable = 0;
+      for (const value of actions.values()) {
+        if (value === undefined) continue;
+        const action = parseActionRecord(value);
+        if (action === undefined) unreadable += 1;
+        else adopted.push(action);
+      }
+      for (const [workload, value] of controls) {
+        const control = parseActionControlRecord(value);
+        if (control === undefined) unreadable += 1;
+        else adoptedControls.set(workload, control);
+      }
+      if (unreadable > 0) this.options.log.warn({ partition: p, records: unreadable }, 'cluster: unreadable action records skipped');
+      this.options.adoptActions((w) => partitionOf(w, this.options.partitions) === p, adopted, adoptedControls);
     }
     this.replay.forget(p);
     this.restored.add(p);

@@ -1,10 +1,13 @@
 /**
  * Every replica's view of every workload: materialises the `v|` records of the compacted state
- * topic (latest snapshot and latest anomalies per workload) into memory. Start-up reads the
- * topic to its end before the replica reports ready, then follows it.
+ * topic (latest snapshot and latest anomalies per workload) into memory, and hands the `a|`
+ * action records to the action engine's mirror (an owner's own records are ignored there). Start-up
+ * reads the topic to its end before the replica reports ready, then follows it.
  */
 import type { MessagesStream } from '@platformatic/kafka';
+import type { Action } from '../actions/action.js';
 import type { AnomalyEvent, WorkloadSnapshot } from '../analysis/contract.js';
+import { parseActionRecord } from './action-records.js';
 import { closeConsumer, newReadConsumer, readPartitionsToEnd, type TopicRecord } from './partition-reader.js';
 import { parseStateKey, parseViewRecord, type ViewRecord } from './state-records.js';
 
@@ -14,6 +17,8 @@ export interface ReadViewOptions {
   partitions: number;
   clientId: string;
   warn(fields: Record<string, unknown>, message: string): void;
+  /** where the action records go (the action engine's mirror) */
+  actions?: { mirror(action: Action): void; unmirror(id: string): void };
 }
 
 export class ReadView {
@@ -43,6 +48,10 @@ export class ReadView {
   /** applies one state-topic record (the owner's own writes come back through here too) */
   apply(r: Pick<TopicRecord, 'key' | 'value'>): void {
     const key = parseStateKey(r.key);
+    if (key?.kind === 'action') {
+      this.applyAction(key.id, r.value);
+      return;
+    }
     if (key === undefined || key.kind !== 'view') return;
     const view = parseViewRecord(r.value);
     if (view === undefined) {
@@ -54,6 +63,22 @@ export class ReadView {
     // a late record of a previous owner must not move the view backwards
     if (known !== undefined && known.snapshot.timeMs > view.snapshot.timeMs) return;
     this.views.set(key.workload, view);
+  }
+
+  private applyAction(id: string, value: string | undefined): void {
+    const sink = this.options.actions;
+    if (sink === undefined) return;
+    if (value === undefined || value === '') {
+      sink.unmirror(id);
+      return;
+    }
+    const action = parseActionRecord(value);
+    if (action === undefined) {
+      this.unreadable += 1;
+      if (this.unreadable <= 10) this.options.warn({ key: `a|${id}` }, 'read view: unreadable action record skipped');
+      return;
+    }
+    sink.mirror(action);
   }
 
   snapshot(key: string): WorkloadSnapshot | undefined {

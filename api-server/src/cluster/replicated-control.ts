@@ -9,6 +9,11 @@
  * deleted); `weights` → the whole ordered list; `emergency-stop` → `{on, atMs}` (every replica's
  * Tier-1 automation stops or resumes). Compaction keeps the latest per key, so a new
  * replica reads the whole control state from the topic at start.
+ *
+ * `cmd|<request>` and `res|<request>` carry decisions on actions to the replica owning the
+ * action's workload and its answer back (cluster/action-commands.ts). They are handed over only
+ * when read live, never during the start-up read: a decision is answered once, when it is made,
+ * and is not re-run by a replica starting later. Both are deleted (tombstones) once answered.
  */
 import type { MessagesStream } from '@platformatic/kafka';
 import type { WeightOverride } from '../analysis/contract.js';
@@ -38,6 +43,11 @@ export interface ReplicatedControlOptions {
 const WEIGHTS_KEY = 'weights';
 const STOP_KEY = 'emergency-stop';
 
+/** receives the live `cmd|` / `res|` records (action decisions and their answers) */
+export interface CommandRecords {
+  record(key: string, value: string): void;
+}
+
 export class ReplicatedControl implements ControlWrites {
   private readonly consumer;
   private readonly producer: SerialProducer;
@@ -45,6 +55,9 @@ export class ReplicatedControl implements ControlWrites {
   private applying: Promise<void> = Promise.resolve();
   private applied = -1n;
   private readonly waiters: { offset: bigint; resolve: () => void }[] = [];
+  /** false while the start-up read replays the topic */
+  private live = false;
+  private commands: CommandRecords | undefined;
 
   constructor(
     private readonly plane: ControlPlane,
@@ -59,6 +72,7 @@ export class ReplicatedControl implements ControlWrites {
   async start(): Promise<void> {
     const ends = await readPartitionsToEnd(this.consumer, this.options.topic, [0], (r) => this.enqueue(r));
     await this.applying;
+    this.live = true;
     this.stream = await this.consumer.consume({
       topics: [this.options.topic],
       mode: 'manual',
@@ -68,6 +82,20 @@ export class ReplicatedControl implements ControlWrites {
     });
     this.stream.on('data', (m: TopicRecord) => this.enqueue(m));
     this.stream.on('error', (error: unknown) => this.options.warn({ err: error }, 'control topic stream failed'));
+  }
+
+  /** hands the live `cmd|` and `res|` records to `commands` from now on */
+  attachCommands(commands: CommandRecords): void {
+    this.commands = commands;
+  }
+
+  /** Writes one record (a tombstone without a value) and resolves once Kafka acknowledged it. */
+  async send(key: string, value: string | undefined): Promise<void> {
+    try {
+      await this.producer.send([{ topic: this.options.topic, partition: 0, key, ...(value === undefined ? {} : { value }) }]);
+    } catch (error) {
+      throw new ControlTopicError(`the control topic ${this.options.topic} refused the record: ${(error as Error).message}`);
+    }
   }
 
   async close(): Promise<void> {
@@ -164,7 +192,9 @@ export class ReplicatedControl implements ControlWrites {
   private async apply(r: TopicRecord): Promise<void> {
     const key = r.key ?? '';
     const value = r.value === undefined || r.value === '' ? undefined : r.value;
-    if (key.startsWith('sup|')) {
+    if (key.startsWith('cmd|') || key.startsWith('res|')) {
+      if (this.live && value !== undefined) this.commands?.record(key, value);
+    } else if (key.startsWith('sup|')) {
       await this.plane.applySuppression(key.slice(4), value === undefined ? undefined : (JSON.parse(value) as Suppression));
     } else if (key.startsWith('ctx|')) {
       await this.plane.applyContext(key.slice(4), value === undefined ? undefined : (JSON.parse(value) as ContextEvent));

@@ -7,21 +7,32 @@
  *   most VIEW_ANOMALIES), written by the owner after every analysis tick that stepped it; every
  *   replica materialises these to answer reads for every workload.
  *
- * Compaction keeps the latest record per key, so the topic's size follows the workload count.
+ * - `a|<action id>`: an action of the workload (api.md §6.5 record), written by the owner's action
+ *   engine at every change before the change is answered; no value (a tombstone) once rejected or
+ *   evicted. Every replica mirrors them; a new owner adopts them with the partition.
+ * - `c|<workload>`: the workload's part of the action engine's control state (Tier-1 rate window,
+ *   last execution and last creation per action type), written with its actions.
+ *
+ * Compaction keeps the latest record per key, so the topic's size follows the workload count
+ * (and the kept actions, which the engine bounds).
  */
 import type { AnomalyEvent, WorkloadSnapshot } from '../analysis/contract.js';
 
 export const VIEW_ANOMALIES = 100;
 
-export type StateKey = { kind: 'state' | 'view'; workload: string };
+export type StateKey = { kind: 'state' | 'view' | 'action-control'; workload: string } | { kind: 'action'; id: string };
 
 export const stateKey = (workload: string): string => `s|${workload}`;
 export const viewKey = (workload: string): string => `v|${workload}`;
+export const actionKey = (id: string): string => `a|${id}`;
+export const actionControlKey = (workload: string): string => `c|${workload}`;
 
 export function parseStateKey(key: string | undefined): StateKey | undefined {
   if (key === undefined || key.length < 3 || key[1] !== '|') return undefined;
   if (key[0] === 's') return { kind: 'state', workload: key.slice(2) };
   if (key[0] === 'v') return { kind: 'view', workload: key.slice(2) };
+  if (key[0] === 'a') return { kind: 'action', id: key.slice(2) };
+  if (key[0] === 'c') return { kind: 'action-control', workload: key.slice(2) };
   return undefined;
 }
 

@@ -49,6 +49,7 @@ export const queueFull = (): HttpError =>
 export const ingestUnavailable = (): HttpError =>
   new HttpError(503, 'ingest_unavailable', 'the cluster telemetry topic is not reachable; nothing of this request was stored; retry shortly', undefined, {}, { 'Retry-After': '1' });
 export const controlUnavailable = (message: string): HttpError => new HttpError(503, 'control_unavailable', message, undefined, {}, { 'Retry-After': '1' });
+export const actionOwnerUnavailable = (message: string): HttpError => new HttpError(503, 'action_owner_unavailable', message, undefined, {}, { 'Retry-After': '1' });
 export const notReady = (): HttpError =>
   new HttpError(503, 'not_ready', 'the service is starting: storage is being opened and state restored', undefined, {}, { 'Retry-After': '1' });
 

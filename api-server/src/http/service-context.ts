@@ -1,6 +1,6 @@
 /** Everything the HTTP routes reach: built once by the server and handed to every route module. */
 import type { Logger } from 'pino';
-import type { ActionEngine } from '../actions/action-engine.js';
+import type { ActionDecisions, ActionEngine } from '../actions/action-engine.js';
 import type { AnalysisCore } from '../analysis/contract.js';
 import type { Settings } from '../config/settings.js';
 import type { ControlPlane, ControlWrites } from '../control/control-plane.js';
@@ -38,6 +38,8 @@ export interface ServiceContext {
   /** the outbox and the outbound channels (bus, sinks) */
   publisher: EventPublisher;
   actions: ActionEngine;
+  /** approve, reject, rollback, result: the engine itself, or (cluster mode) the owner of the action's workload */
+  actionDecisions: ActionDecisions;
   control: ControlPlane;
   /** writes of the control plane: the plane itself, or the control topic in cluster mode */
   controlWrites: ControlWrites;

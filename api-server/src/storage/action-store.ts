@@ -24,10 +24,10 @@ export class LevelActionStore implements ActionRepository {
     return { actions, control };
   }
 
-  async commit(change: { put: Action[]; deleteIds: string[]; control: ActionControlState }): Promise<void> {
+  async commit(change: { put: Action[]; deleted: Action[]; control: ActionControlState }): Promise<void> {
     const batch = this.db.batch();
     for (const action of change.put) batch.put(action.id, action, { sublevel: this.actions });
-    for (const id of change.deleteIds) batch.del(id, { sublevel: this.actions });
+    for (const action of change.deleted) batch.del(action.id, { sublevel: this.actions });
     batch.put(CONTROL_KEY, change.control, { sublevel: this.control });
     await batch.write();
   }

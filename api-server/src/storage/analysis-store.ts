@@ -5,7 +5,8 @@
  *
  * Sublevels: `snap` (key → snapshot), `state` (key → exported analysis state), `hist`
  * (`tier!key!time` → KPI point), `anom` (`time!id` → anomaly), `rupt` (id → explain record),
- * `fp` (id → fingerprint).
+ * `fp` (id → fingerprint); cluster mode also `repl` (`<topic>:<partition>` → the next offset of
+ * the history topic to store, written in the same batch as what was read before it).
  */
 import type { ClassicLevel } from 'classic-level';
 import type { AnomalyEvent, ExplainRecord, Fingerprint, WorkloadSnapshot } from '../analysis/contract.js';
@@ -46,6 +47,16 @@ export interface TickWrite {
   rawPoints?: RawMetricPoint[];
 }
 
+/** What cluster mode hands from the owner to every replica's store (history topic). */
+export interface ReplicatedWrite {
+  history: { tier: HistoryTier; key: string; point: KpiPoint }[];
+  ruptures: ExplainRecord[];
+  fingerprints: Fingerprint[];
+}
+
+/** Something that wants every tick's write once it is stored (cluster mode publishes it). */
+export type TickWriteListener = (w: TickWrite) => void;
+
 const pad = (t: number): string => Math.max(0, Math.floor(t)).toString().padStart(15, '0');
 
 export class AnalysisStore {
@@ -56,6 +67,8 @@ export class AnalysisStore {
   private readonly rupt;
   private readonly fp;
   private readonly raw;
+  private readonly repl;
+  private readonly listeners: TickWriteListener[] = [];
 
   constructor(private readonly db: ClassicLevel<string, string>) {
     this.snap = db.sublevel<string, WorkloadSnapshot>('snap', { valueEncoding: 'json' });
@@ -65,6 +78,45 @@ export class AnalysisStore {
     this.rupt = db.sublevel<string, ExplainRecord>('rupt', { valueEncoding: 'json' });
     this.fp = db.sublevel<string, Fingerprint>('fp', { valueEncoding: 'json' });
     this.raw = db.sublevel<string, [number, number]>('raw', { valueEncoding: 'json' });
+    this.repl = db.sublevel<string, string>('repl', { valueEncoding: 'utf8' });
+  }
+
+  /** calls `listener` with every tick's write once it is stored */
+  afterWrite(listener: TickWriteListener): void {
+    this.listeners.push(listener);
+  }
+
+  /**
+   * Stores what the history topic carried (cluster mode) and the offsets read up to, in one batch.
+   * KPI points and fingerprints are keyed by time and id, so storing one twice changes nothing; an
+   * explain record replaces the stored one only when it is not older (a late record of a previous
+   * owner must not move it back).
+   */
+  async writeReplicated(w: ReplicatedWrite, offsets: ReadonlyMap<string, bigint>): Promise<void> {
+    const batch = this.db.batch();
+    for (const h of w.history) batch.put(`${h.tier}!${h.key}!${pad(h.point.t)}`, h.point, { sublevel: this.hist });
+    const newest = new Map<string, ExplainRecord>();
+    for (const r of w.ruptures) {
+      const seen = newest.get(r.ruptureId);
+      if (seen === undefined || seen.updatedAtMs <= r.updatedAtMs) newest.set(r.ruptureId, r);
+    }
+    for (const r of newest.values()) {
+      const stored = await this.rupt.get(r.ruptureId);
+      if (stored === undefined || stored.updatedAtMs <= r.updatedAtMs) batch.put(r.ruptureId, r, { sublevel: this.rupt });
+    }
+    for (const f of w.fingerprints) batch.put(f.id, f, { sublevel: this.fp });
+    for (const [key, offset] of offsets) batch.put(key, offset.toString(), { sublevel: this.repl });
+    await batch.write();
+  }
+
+  /** the next offset to read per `<topic>:<partition>`, as stored by writeReplicated */
+  async replicatedOffsets(topic: string): Promise<Map<number, bigint>> {
+    const out = new Map<number, bigint>();
+    for await (const [key, value] of this.repl.iterator({ gte: `${topic}:`, lt: `${topic}:\xff` })) {
+      const p = Number(key.slice(topic.length + 1));
+      if (Number.isInteger(p) && /^\d+$/.test(value)) out.set(p, BigInt(value));
+    }
+    return out;
   }
 
   async writeTick(w: TickWrite): Promise<void> {
@@ -81,6 +133,7 @@ export class AnalysisStore {
     for (const f of w.fingerprints) batch.put(f.id, f, { sublevel: this.fp });
     for (const p of raw) batch.put(`${pad(p.bucketStartMs)}!${p.workload}!${p.metric}`, [p.mean, p.count], { sublevel: this.raw });
     await batch.write();
+    for (const listener of this.listeners) listener(w);
   }
 
   async loadWorkloads(): Promise<{ snapshot: WorkloadSnapshot; state: unknown }[]> {

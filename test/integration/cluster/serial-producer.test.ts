@@ -23,7 +23,7 @@ describe('cluster: the serial, coalescing producer on a real broker', function (
   it('acknowledges 50 concurrent callers × 20 records, once each, with each caller’s own offsets', async () => {
     const suffix = randomBytes(3).toString('hex');
     const topic = `t-${suffix}`;
-    await ensureClusterTopics([broker.bootstrap], topic, `s-${suffix}`, `c-${suffix}`, 2, 'test');
+    await ensureClusterTopics([broker.bootstrap], { telemetry: topic, state: `s-${suffix}`, control: `c-${suffix}`, history: `h-${suffix}`, historyRetentionMs: 86_400_000 }, 2, 'test');
     const producer = new SerialProducer([broker.bootstrap], 'test-serial');
     try {
       const results = await Promise.all(

@@ -262,7 +262,7 @@ describe('operator manifests (kustomize, Helm, OLM) against a real kube-apiserve
     try {
       await writeFile(join(dir.path, 'config.yaml'), config);
       const settings = loadSettings(['--config', join(dir.path, 'config.yaml')], {});
-      expect(settings.deployment.cluster).to.include({ enabled: true, partitions: 24, telemetryTopic: 'faultline.telemetry' });
+      expect(settings.deployment.cluster).to.include({ enabled: true, partitions: 24, telemetryTopic: 'faultline.telemetry', historyTopic: 'faultline.history', actionTimeoutMs: 10_000 });
       const standalone = one<K8sObject & { data: Record<string, string> }>(parseDocs(await helmTemplate()), 'ConfigMap', 'faultline-config').data['config.yaml'] as string;
       await writeFile(join(dir.path, 'standalone.yaml'), standalone);
       expect(loadSettings(['--config', join(dir.path, 'standalone.yaml')], {}).deployment.cluster.enabled).to.equal(false);
@@ -271,6 +271,42 @@ describe('operator manifests (kustomize, Helm, OLM) against a real kube-apiserve
     }
     const out = await dryRunServer(rendered);
     expect(out).to.contain('statefulset.apps/faultline created (server dry run)');
+  });
+
+  it('renders the static cluster overlay: a StatefulSet of 3 base pods with a claim each, a headless Service, the Kafka settings, accepted by the API server', async function () {
+    const rendered = await cp.kubectlOk(['kustomize', 'manifests/cluster']);
+    const objects = parseDocs(rendered);
+    expect(objects.map((o) => o.kind)).to.not.include.members(['Deployment', 'PersistentVolumeClaim']);
+    const sts = one<K8sObject & { spec: { replicas: number; serviceName: string; podManagementPolicy: string; volumeClaimTemplates: { metadata: { name: string } }[]; template: { spec: PodSpec } } }>(
+      objects,
+      'StatefulSet',
+      'faultline',
+    );
+    expect(sts.spec.replicas).to.equal(3);
+    expect(sts.spec.podManagementPolicy).to.equal('Parallel');
+    expect(sts.spec.volumeClaimTemplates.map((v) => v.metadata.name)).to.deep.equal(['data']);
+    expect(sts.spec.template.spec.volumes.map((v) => v.name)).to.not.include('data');
+    // the pod is the base's pod, the data claim aside
+    const basePod = one<Deployment>(base, 'Deployment', 'faultline').spec.template.spec;
+    expect(sts.spec.template.spec.containers).to.deep.equal(basePod.containers);
+    expect(sts.spec.template.spec.volumes).to.deep.equal(basePod.volumes.filter((v) => v.name !== 'data'));
+    const headless = one<K8sObject & { spec: { clusterIP: string } }>(objects, 'Service', sts.spec.serviceName);
+    expect(headless.spec.clusterIP).to.equal('None');
+    expect(headless.metadata.namespace).to.equal(OPERATOR_NS);
+    // the api-server itself accepts the config file (its own loader)
+    const config = one<K8sObject & { data: Record<string, string> }>(objects, 'ConfigMap', 'faultline-config').data['config.yaml'] as string;
+    const dir = await makeTempDir('cluster-config');
+    try {
+      await writeFile(join(dir.path, 'config.yaml'), config);
+      const settings = loadSettings(['--config', join(dir.path, 'config.yaml')], { HOSTNAME: 'faultline-1' });
+      expect(settings.deployment.cluster).to.include({ enabled: true, replicaId: 'faultline-1', partitions: 12, historyTopic: 'faultline.history' });
+      expect(settings.deployment.actionExecutor).to.equal('external');
+    } finally {
+      await dir.remove();
+    }
+    const out = await dryRunServer(rendered);
+    expect(out).to.contain('statefulset.apps/faultline created (server dry run)');
+    expect(out).to.contain('service/faultline-replicas created (server dry run)');
   });
 
   it('renders the Helm chart in namespaced mode with the admission policy and network policy, accepted by the API server', async function () {

@@ -16,9 +16,11 @@ describe('cluster settings', () => {
       group: 'faultline-analyzers',
       partitions: 12,
       checkpointMs: 30_000,
+      actionTimeoutMs: 10_000,
       telemetryTopic: 'faultline.telemetry',
       stateTopic: 'faultline.state',
       controlTopic: 'faultline.control',
+      historyTopic: 'faultline.history',
     });
   });
 
@@ -37,6 +39,8 @@ describe('cluster settings', () => {
     expect(error({ enabled: true, brokers: ['k:1'], topics: { telemetry: 'x', state: 'x' } })).to.equal('cluster.topics.state: must differ from topics.telemetry');
     expect(error({ enabled: true, brokers: ['k:1'], topics: { telemetry: 'bad topic' } })).to.match(/^cluster\.topics\.telemetry: must be a Kafka topic name/);
     expect(error({ enabled: true, brokers: ['k:1'], topics: { control: 'faultline.state' } })).to.equal('cluster.topics.control: must differ from the other topics');
+    expect(error({ enabled: true, brokers: ['k:1'], topics: { history: 'faultline.telemetry' } })).to.equal('cluster.topics.history: must differ from the other topics');
+    expect(error({ enabled: true, brokers: ['k:1'], action_timeout_seconds: 0 })).to.equal('cluster.action_timeout_seconds: must be at least 1');
     expect(error({ enabled: true, brokers: ['k:1'], shards: 3 })).to.match(/^cluster: /);
   });
 });

@@ -1,9 +1,9 @@
 /** Actions (api.md §6.5) and the operator's result report (operator.md §7.4). */
 import type { Router, RouterContext } from '@koa/router';
 import { z } from 'zod';
-import { ActionError } from '../../actions/action-errors.js';
+import { ActionError, ActionRoutingError } from '../../actions/action-errors.js';
 import { controlWrite } from '../control-write.js';
-import { conflict, editionRequired, fromZod, notFound } from '../errors.js';
+import { actionOwnerUnavailable, conflict, editionRequired, fromZod, notFound } from '../errors.js';
 import { limitParam } from '../query.js';
 import { actionJson } from '../render/action-json.js';
 import { readJson } from '../request-body.js';
@@ -28,6 +28,7 @@ async function mapActionError<T>(run: () => Promise<T>): Promise<T> {
       if (error.kind === 'edition') throw editionRequired(error.message);
       throw conflict(error.message);
     }
+    if (error instanceof ActionRoutingError) throw actionOwnerUnavailable(error.message);
     throw error;
   }
 }
@@ -60,17 +61,17 @@ export function registerActionRoutes(router: Router, svc: ServiceContext): void 
   });
   router.post('/actions/:id/approve', async (ctx: RouterContext) => {
     const id = ctx.params['id'] ?? '';
-    const action = await mapActionError(() => svc.actions.approve(id, svc.now()));
+    const action = await mapActionError(() => svc.actionDecisions.approve(id, svc.now()));
     ctx.body = { status: 'approved', id, action: actionJson(action) };
   });
   router.post('/actions/:id/reject', async (ctx: RouterContext) => {
     const id = ctx.params['id'] ?? '';
-    await mapActionError(() => svc.actions.reject(id, svc.now()));
+    await mapActionError(() => svc.actionDecisions.reject(id, svc.now()));
     ctx.body = { status: 'rejected', id };
   });
   router.post('/actions/:id/rollback', async (ctx: RouterContext) => {
     const id = ctx.params['id'] ?? '';
-    const action = await mapActionError(() => svc.actions.rollback(id, svc.now()));
+    const action = await mapActionError(() => svc.actionDecisions.rollback(id, svc.now()));
     ctx.body = { status: 'rollback_queued', id, action: actionJson(action) };
   });
   router.post('/actions/:id/result', async (ctx: RouterContext) => {
@@ -79,7 +80,7 @@ export function registerActionRoutes(router: Router, svc: ServiceContext): void 
     if (!parsed.success) throw fromZod(parsed.error);
     const b = parsed.data;
     const action = await mapActionError(() =>
-      svc.actions.reportResult(
+      svc.actionDecisions.reportResult(
         id,
         {
           outcome: b.outcome,

@@ -36,13 +36,13 @@ export function registerHistoryRoute(router: Router, svc: ServiceContext): void 
     if (spanMs === undefined) throw badQuery(`span must be one of ${Object.keys(HISTORY_SPANS).join(', ')}`, 'span');
     const tierRaw = queryString(ctx, 'tier');
     if (tierRaw !== undefined && !(TIERS as readonly string[]).includes(tierRaw)) throw badQuery(`tier must be one of ${TIERS.join(', ')}`, 'tier');
-    const key = resolveWorkload(svc.core, segments);
-    const snapshot = key === undefined ? undefined : svc.core.snapshot(key);
+    const key = resolveWorkload(svc.reads, segments);
+    const snapshot = key === undefined ? undefined : svc.reads.snapshot(key);
     if (key === undefined || snapshot === undefined) throw notFound(`unknown workload: ${segments.join('/')}`);
     const tier = (tierRaw as HistoryTier | undefined) ?? tierForSpan(spanMs);
     const toMs = snapshot.timeMs;
     const fromMs = toMs - spanMs;
-    const points = await svc.store.history(tier, key, fromMs, toMs);
+    const points = await svc.reads.history(tier, key, fromMs, toMs);
     ctx.body = {
       workload: key,
       tier,

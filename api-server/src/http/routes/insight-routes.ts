@@ -32,7 +32,7 @@ const simBody = z.object({
 });
 
 export function registerInsightRoutes(router: Router, svc: ServiceContext): void {
-  const findRecord = async (id: string): Promise<ExplainRecord | undefined> => svc.core.explain(id) ?? (await svc.store.rupture(id));
+  const findRecord = (id: string): Promise<ExplainRecord | undefined> => svc.reads.explain(id);
 
   // /explain/{rupture_id}[/formula|/pipeline|/narrative]; the id may itself hold slashes (a workload key)
   router.get('/explain/*rest', async (ctx: RouterContext) => {
