@@ -5,6 +5,7 @@
  */
 import { SlidingRegression } from '../regression/sliding-regression.js';
 import { SortedWindow } from './sorted-window.js';
+import { grownCapacity } from '../windows/grown-capacity.js';
 
 export const STEP_SECONDS = 15;
 
@@ -54,7 +55,8 @@ export class AriModel {
     return this.dCount >= 10;
   }
   private diff(k: number): number {
-    return this.diffs[(this.dHead + k) % 64] as number;
+    const i = this.dHead + k;
+    return this.diffs[i >= 64 ? i - 64 : i] as number;
   }
   private fit(): void {
     const n = this.dCount;
@@ -71,14 +73,17 @@ export class AriModel {
   }
   predict(h: number): number {
     const steps = Math.min(Math.max(1, h), 20);
-    const recent = [this.dCount > 0 ? this.diff(this.dCount - 1) : 0, this.dCount > 1 ? this.diff(this.dCount - 2) : 0, this.dCount > 2 ? this.diff(this.dCount - 3) : 0];
+    let r0 = this.dCount > 0 ? this.diff(this.dCount - 1) : 0;
+    let r1 = this.dCount > 1 ? this.diff(this.dCount - 2) : 0;
+    let r2 = this.dCount > 2 ? this.diff(this.dCount - 3) : 0;
+    const [p0, p1, p2] = this.phi;
     let y = this.last;
     for (let s = 0; s < steps; s += 1) {
-      const d = this.phi[0] * recent[0]! + this.phi[1] * recent[1]! + this.phi[2] * recent[2]!;
+      const d = p0 * r0 + p1 * r1 + p2 * r2;
       y += d;
-      recent[2] = recent[1]!;
-      recent[1] = recent[0]!;
-      recent[0] = d;
+      r2 = r1;
+      r1 = r0;
+      r0 = d;
     }
     return y;
   }
@@ -102,10 +107,17 @@ export function levinsonDurbin(rho: number[], p: number): number[] | undefined {
   return phi.every(Number.isFinite) ? phi : undefined;
 }
 
-/** holt_winters: damped additive, alpha 0.3, beta 0.05, gamma 0.2, phi 0.98, season 240. */
+/** the damped trend's multiplier after h steps: phi (1 - phi^h) / (1 - phi), phi = 0.98 */
+const dampAfter = (h: number): number => (0.98 * (1 - 0.98 ** h)) / (1 - 0.98);
+const DAMP_ONE_STEP = dampAfter(1);
+
+/**
+ * holt_winters: damped additive, alpha 0.3, beta 0.05, gamma 0.2, phi 0.98, season 240. The
+ * season's storage grows with the first season's points (grownCapacity).
+ */
 export class HoltWintersModel {
   static readonly PERIOD = 240;
-  private readonly season = new Float64Array(HoltWintersModel.PERIOD);
+  private season = new Float64Array(grownCapacity(0, HoltWintersModel.PERIOD));
   private n = 0;
   private level = 0;
   private trend = 0;
@@ -117,6 +129,11 @@ export class HoltWintersModel {
     this.n += 1;
     this.last = y;
     if (this.n <= p) {
+      if (this.n > this.season.length) {
+        const grown = new Float64Array(grownCapacity(this.season.length, p));
+        grown.set(this.season);
+        this.season = grown;
+      }
       this.season[this.n - 1] = y;
       this.bufferSum += y;
       if (this.n === p) {
@@ -138,8 +155,7 @@ export class HoltWintersModel {
   }
   predict(h: number): number {
     if (!this.usable) return this.last;
-    const phi = 0.98;
-    const damp = (phi * (1 - phi ** h)) / (1 - phi);
+    const damp = h === 1 ? DAMP_ONE_STEP : dampAfter(h);
     return this.level + this.trend * damp + (this.season[(this.n + h - 1) % HoltWintersModel.PERIOD] as number);
   }
   toJSON(): { n: number; level: number; trend: number; last: number; bufferSum: number; season: number[] } {
@@ -152,6 +168,7 @@ export class HoltWintersModel {
     m.trend = s.trend;
     m.last = s.last;
     m.bufferSum = s.bufferSum;
+    m.season = new Float64Array(HoltWintersModel.PERIOD);
     m.season.set(s.season.slice(0, HoltWintersModel.PERIOD));
     return m;
   }

@@ -15,16 +15,20 @@
 import type { SlidingRegression } from '../regression/sliding-regression.js';
 import { AriModel, CaIlrModel, EwmaModel, HoltWintersModel, MedianModel } from './models.js';
 import type { SortedWindow } from './sorted-window.js';
+import { ModelErrors } from './model-errors.js';
+import { grownCapacity } from '../windows/grown-capacity.js';
 
 export const MODEL_NAMES = ['ca_ilr', 'arima', 'holt_winters', 'mad', 'ewma'] as const;
 export type ModelName = (typeof MODEL_NAMES)[number];
-const HW_INDEX = MODEL_NAMES.indexOf('holt_winters');
-const EWMA_INDEX = MODEL_NAMES.indexOf('ewma');
+const MODEL_COUNT = MODEL_NAMES.length;
+const CA_ILR = 0;
+const ARIMA = 1;
+const HOLT_WINTERS = 2;
+const MAD = 3;
+const EWMA = 4;
 /** reweigh's scratch (synchronous, so one array serves every series) */
-const INVERSE_SCRATCH: number[] = [0, 0, 0, 0, 0];
+const INVERSE_SCRATCH = new Float64Array(MODEL_COUNT);
 
-const ERROR_RING = 240;
-const SIGMA_WINDOW = 200;
 const REPLAY_POINTS = 300;
 const WEIGHT_FLOOR = 0.05;
 const OFFSETS = [1, 5, 10, 30, 60, 120, 360];
@@ -42,130 +46,55 @@ export interface EnsembleState {
   points: [number, number][];
 }
 
-/**
- * One model's signed one-step residuals over the last hour (240 points) with running sums, so the
- * MAE, MSE and the sigma of the last 200 are O(1) to read; the sums are recomputed exactly every
- * 1000 pushes to bound drift.
- */
-class ErrorRing {
-  readonly residuals = new Float64Array(ERROR_RING);
-  head = 0;
-  count = 0;
-  private sumAbs = 0;
-  private sumSq = 0;
-  private sum200 = 0;
-  private sumSq200 = 0;
-  private pushes = 0;
-
-  push(e: number): void {
-    if (this.count === ERROR_RING) {
-      const old = this.residuals[this.head] as number;
-      this.sumAbs -= Math.abs(old);
-      this.sumSq -= old * old;
-      this.head = (this.head + 1) % ERROR_RING;
-      this.count -= 1;
-    }
-    if (this.count >= SIGMA_WINDOW) {
-      const leaving = this.at(this.count - SIGMA_WINDOW);
-      this.sum200 -= leaving;
-      this.sumSq200 -= leaving * leaving;
-    }
-    this.residuals[(this.head + this.count) % ERROR_RING] = e;
-    this.count += 1;
-    this.sumAbs += Math.abs(e);
-    this.sumSq += e * e;
-    this.sum200 += e;
-    this.sumSq200 += e * e;
-    this.pushes += 1;
-    if (this.pushes % 1000 === 0) this.recompute();
-  }
-  at(k: number): number {
-    return this.residuals[(this.head + k) % ERROR_RING] as number;
-  }
-  mae(): number {
-    return Math.max(0, this.sumAbs) / this.count;
-  }
-  mse(): number {
-    return Math.max(0, this.sumSq) / this.count;
-  }
-  /** population standard deviation of the last 200 residuals */
-  sigma(): number {
-    const n = Math.min(SIGMA_WINDOW, this.count);
-    if (n < 2) return 0;
-    const mean = this.sum200 / n;
-    return Math.sqrt(Math.max(0, this.sumSq200 / n - mean * mean));
-  }
-  toJSON(): number[] {
-    const out: number[] = [];
-    for (let k = 0; k < this.count; k += 1) out.push(this.at(k));
-    return out;
-  }
-  private recompute(): void {
-    this.sumAbs = this.sumSq = this.sum200 = this.sumSq200 = 0;
-    for (let k = 0; k < this.count; k += 1) {
-      const e = this.at(k);
-      this.sumAbs += Math.abs(e);
-      this.sumSq += e * e;
-      if (k >= this.count - SIGMA_WINDOW) {
-        this.sum200 += e;
-        this.sumSq200 += e * e;
-      }
-    }
-  }
-}
-
 export class SeriesEnsemble {
   private readonly caIlr = new CaIlrModel();
   private readonly arima = new AriModel();
   private readonly hw = new HoltWintersModel();
   private readonly mad = new MedianModel();
   private readonly ewma = new EwmaModel();
-  private readonly errors: Record<ModelName, ErrorRing> = {
-    ca_ilr: new ErrorRing(),
-    arima: new ErrorRing(),
-    holt_winters: new ErrorRing(),
-    mad: new ErrorRing(),
-    ewma: new ErrorRing(),
-  };
-  /** the weights, updated in place by reweigh (weights() hands out a copy) */
-  private readonly w: Record<ModelName, number> = { ca_ilr: 1, arima: 0, holt_winters: 0, mad: 0, ewma: 0 };
-  private points = 0;
-  private readonly recentX = new Float64Array(REPLAY_POINTS);
-  private readonly recentY = new Float64Array(REPLAY_POINTS);
-  private lastY = 0;
-  /** what the last observe left for the detectors (see sharedForDetectors) */
-  private evicted = Number.NaN;
-  private hwUsableBefore = false;
+  /** one-step residuals of each model, indexed as MODEL_NAMES */
+  private readonly errors = new ModelErrors(MODEL_COUNT);
+  /** the weights, indexed as MODEL_NAMES, updated in place by reweigh (weights() hands out a copy) */
+  private readonly w = Float64Array.of(1, 0, 0, 0, 0);
   /** each model's one-step forecast made by the last observe, NaN when the model was not usable */
-  private readonly oneStep: number[] = [0, 0, 0, 0, 0];
-  private hwPredictionBefore = 0;
+  private readonly oneStep = new Float64Array(MODEL_COUNT);
+  private points = 0;
+  /** sample times of the last 300 points (their values are the mad window's), for persistence */
+  private recentX: Float64Array;
+  private lastY = 0;
+  /** what the last observe left for the detectors (see the getters below) */
+  private evicted = Number.NaN;
 
-  private usable(m: ModelName): boolean {
+  constructor() {
+    this.recentX = new Float64Array(grownCapacity(0, REPLAY_POINTS));
+  }
+
+  private usable(m: number): boolean {
     switch (m) {
-      case 'ca_ilr':
+      case CA_ILR:
         return this.caIlr.usable;
-      case 'arima':
+      case ARIMA:
         return this.arima.usable;
-      case 'holt_winters':
+      case HOLT_WINTERS:
         return this.hw.usable;
-      case 'mad':
+      case MAD:
         return this.mad.usable;
-      case 'ewma':
+      default:
         return this.ewma.usable;
     }
   }
 
-  private modelPredict(m: ModelName, h: number): number {
+  private modelPredict(m: number, h: number): number {
     switch (m) {
-      case 'ca_ilr':
+      case CA_ILR:
         return this.caIlr.predict(h);
-      case 'arima':
+      case ARIMA:
         return this.arima.predict(h);
-      case 'holt_winters':
+      case HOLT_WINTERS:
         return this.hw.predict(h);
-      case 'mad':
+      case MAD:
         return this.mad.predict();
-      case 'ewma':
+      default:
         return this.ewma.predict();
     }
   }
@@ -174,18 +103,14 @@ export class SeriesEnsemble {
   observe(y: number, xSeconds: number): number | null {
     if (!Number.isFinite(y) || !Number.isFinite(xSeconds)) return null;
     // every usable model's one-step forecast, made once before learning y
-    for (let i = 0; i < MODEL_NAMES.length; i += 1) {
-      const m = MODEL_NAMES[i] as ModelName;
-      this.oneStep[i] = this.usable(m) ? this.modelPredict(m, 1) : Number.NaN;
-    }
-    this.hwUsableBefore = !Number.isNaN(this.oneStep[HW_INDEX] as number);
-    this.hwPredictionBefore = this.hwUsableBefore ? (this.oneStep[HW_INDEX] as number) : 0;
+    const oneStep = this.oneStep;
+    for (let m = 0; m < MODEL_COUNT; m += 1) oneStep[m] = this.usable(m) ? this.modelPredict(m, 1) : Number.NaN;
     let prediction: number | null = null;
     if (this.points > 0) {
       prediction = this.combineOneStep();
-      for (let i = 0; i < MODEL_NAMES.length; i += 1) {
-        const p = this.oneStep[i] as number;
-        if (!Number.isNaN(p)) this.errors[MODEL_NAMES[i] as ModelName].push(y - p);
+      for (let m = 0; m < MODEL_COUNT; m += 1) {
+        const p = oneStep[m] as number;
+        if (!Number.isNaN(p)) this.errors.push(m, y - p);
       }
     }
     this.caIlr.update(y, xSeconds);
@@ -194,8 +119,12 @@ export class SeriesEnsemble {
     this.evicted = this.mad.update(y);
     this.ewma.update(y);
     const slot = this.points % REPLAY_POINTS;
+    if (slot >= this.recentX.length) {
+      const grown = new Float64Array(grownCapacity(this.recentX.length, REPLAY_POINTS));
+      grown.set(this.recentX);
+      this.recentX = grown;
+    }
     this.recentX[slot] = xSeconds;
-    this.recentY[slot] = y;
     this.lastY = y;
     this.points += 1;
     if (this.points % 4 === 0) this.reweigh();
@@ -206,14 +135,14 @@ export class SeriesEnsemble {
   private combineOneStep(): number {
     let s = 0;
     let wsum = 0;
-    for (let i = 0; i < MODEL_NAMES.length; i += 1) {
-      const w = this.w[MODEL_NAMES[i] as ModelName];
-      const p = this.oneStep[i] as number;
+    for (let m = 0; m < MODEL_COUNT; m += 1) {
+      const w = this.w[m] as number;
+      const p = this.oneStep[m] as number;
       if (Number.isNaN(p) || w === 0) continue;
       s += w * p;
       wsum += w;
     }
-    if (wsum === 0) return Number.isNaN(this.oneStep[EWMA_INDEX] as number) ? this.lastY : (this.oneStep[EWMA_INDEX] as number);
+    if (wsum === 0) return Number.isNaN(this.oneStep[EWMA] as number) ? this.lastY : (this.oneStep[EWMA] as number);
     const p = s / wsum;
     return Number.isFinite(p) ? p : this.lastY;
   }
@@ -221,25 +150,23 @@ export class SeriesEnsemble {
   private reweigh(): void {
     const inv = INVERSE_SCRATCH;
     let total = 0;
-    for (let i = 0; i < MODEL_NAMES.length; i += 1) {
-      const errors = this.errors[MODEL_NAMES[i] as ModelName];
-      inv[i] = errors.count < 5 ? Number.NaN : 1 / Math.max(errors.mae(), 1e-9);
-      if (!Number.isNaN(inv[i] as number)) total += inv[i] as number;
+    for (let m = 0; m < MODEL_COUNT; m += 1) {
+      inv[m] = this.errors.count(m) < 5 ? Number.NaN : 1 / Math.max(this.errors.mae(m), 1e-9);
+      if (!Number.isNaN(inv[m] as number)) total += inv[m] as number;
     }
     const w = this.w;
     if (total === 0) {
-      w.ca_ilr = 1;
-      w.arima = w.holt_winters = w.mad = w.ewma = 0;
+      w.fill(0);
+      w[CA_ILR] = 1;
       return;
     }
     let sum = 0;
-    for (let i = 0; i < MODEL_NAMES.length; i += 1) {
-      const m = MODEL_NAMES[i] as ModelName;
-      const v = inv[i] as number;
+    for (let m = 0; m < MODEL_COUNT; m += 1) {
+      const v = inv[m] as number;
       w[m] = Number.isNaN(v) ? 0 : Math.max(v / total, WEIGHT_FLOOR);
-      sum += w[m];
+      sum += w[m] as number;
     }
-    for (const m of MODEL_NAMES) w[m] /= sum;
+    for (let m = 0; m < MODEL_COUNT; m += 1) w[m] = (w[m] as number) / sum;
   }
 
   // The parts the series' detectors read after each observe (no copies of the windows).
@@ -253,10 +180,11 @@ export class SeriesEnsemble {
   }
   /** whether Holt-Winters could forecast before the last observe, and that one-step forecast */
   get seasonalUsableBefore(): boolean {
-    return this.hwUsableBefore;
+    return !Number.isNaN(this.oneStep[HOLT_WINTERS] as number);
   }
   get seasonalForecastBefore(): number {
-    return this.hwPredictionBefore;
+    const p = this.oneStep[HOLT_WINTERS] as number;
+    return Number.isNaN(p) ? 0 : p;
   }
   /** the 240-point regression line of ca_ilr (the stable window) */
   get stableLine(): SlidingRegression {
@@ -264,12 +192,18 @@ export class SeriesEnsemble {
   }
 
   weights(): Record<ModelName, number> {
-    return { ...this.w };
+    const out = {} as Record<ModelName, number>;
+    MODEL_NAMES.forEach((name, m) => {
+      out[name] = this.w[m] as number;
+    });
+    return out;
   }
 
   modelPredictions(steps: number): Record<ModelName, number | null> {
     const out = {} as Record<ModelName, number | null>;
-    for (const m of MODEL_NAMES) out[m] = this.usable(m) ? this.modelPredict(m, steps) : null;
+    MODEL_NAMES.forEach((name, m) => {
+      out[name] = this.usable(m) ? this.modelPredict(m, steps) : null;
+    });
     return out;
   }
 
@@ -277,20 +211,21 @@ export class SeriesEnsemble {
   predict(steps: number): number {
     let s = 0;
     let wsum = 0;
-    for (const m of MODEL_NAMES) {
-      if (!this.usable(m) || this.w[m] === 0) continue;
-      s += this.w[m] * this.modelPredict(m, steps);
-      wsum += this.w[m];
+    for (let m = 0; m < MODEL_COUNT; m += 1) {
+      const w = this.w[m] as number;
+      if (!this.usable(m) || w === 0) continue;
+      s += w * this.modelPredict(m, steps);
+      wsum += w;
     }
-    if (wsum === 0) return this.usable('ewma') ? this.ewma.predict() : this.lastY;
+    if (wsum === 0) return this.usable(EWMA) ? this.ewma.predict() : this.lastY;
     const p = s / wsum;
     return Number.isFinite(p) ? p : this.lastY;
   }
 
   confidence(): number {
     let total = 0;
-    for (const m of MODEL_NAMES) total += this.errors[m].count === 0 ? 1 : this.errors[m].mse();
-    const c = 1 / (1 + total / MODEL_NAMES.length);
+    for (let m = 0; m < MODEL_COUNT; m += 1) total += this.errors.count(m) === 0 ? 1 : this.errors.mse(m);
+    const c = 1 / (1 + total / MODEL_COUNT);
     return Number.isFinite(c) ? c : 0;
   }
 
@@ -300,9 +235,9 @@ export class SeriesEnsemble {
       const steps = offsetMinutes * 4;
       const mean = this.predict(steps);
       let pooled = 0;
-      for (const m of MODEL_NAMES) {
-        const sigma = this.errors[m].sigma() * Math.sqrt(steps / 4 + 1);
-        pooled += this.w[m] * sigma * sigma;
+      for (let m = 0; m < MODEL_COUNT; m += 1) {
+        const sigma = this.errors.sigma(m) * Math.sqrt(steps / 4 + 1);
+        pooled += (this.w[m] as number) * sigma * sigma;
       }
       const sigma = Math.sqrt(pooled);
       return {
@@ -320,15 +255,17 @@ export class SeriesEnsemble {
       trend: slope > 0.001 ? 'rising' : slope < -0.001 ? 'falling' : 'stable',
       warmingUp: !this.hw.usable,
       confidence: this.confidence(),
-      models: MODEL_NAMES.map((name) => ({ name, weight: this.w[name], mean: this.usable(name) ? this.modelPredict(name, horizonMinutes * 4) : this.lastY })),
+      models: MODEL_NAMES.map((name, m) => ({ name, weight: this.w[m] as number, mean: this.usable(m) ? this.modelPredict(m, horizonMinutes * 4) : this.lastY })),
       points,
     };
   }
 
+  /** the last 300 points: times from recentX, values from the mad window (the same points) */
   toJSON(): EnsembleState {
-    const n = Math.min(this.points, REPLAY_POINTS);
+    const window = this.mad.window;
+    const n = window.count;
     const points: [number, number][] = [];
-    for (let k = this.points - n; k < this.points; k += 1) points.push([this.recentX[k % REPLAY_POINTS] as number, this.recentY[k % REPLAY_POINTS] as number]);
+    for (let k = 0; k < n; k += 1) points.push([this.recentX[(this.points - n + k) % REPLAY_POINTS] as number, window.at(k)]);
     return { points };
   }
 

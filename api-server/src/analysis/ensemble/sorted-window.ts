@@ -1,16 +1,24 @@
 /**
  * The last W values, kept both in arrival order (a ring) and sorted (binary insertion and removal),
- * so the median is O(1) to read and O(W) memory moves per update with no allocation.
+ * so the median is O(1) to read, the median absolute deviation O(log W), and an update costs
+ * O(W) memory moves with no allocation.
+ *
+ * Memory: ring and sorted copy share one Float64Array that starts at 16 slots each and doubles
+ * while the window fills (a series seen for a minute does not hold an hour's storage); once W
+ * values have arrived it stays at W.
  */
+import { grownCapacity } from '../windows/grown-capacity.js';
+
 export class SortedWindow {
-  private readonly ring: Float64Array;
-  private readonly sorted: Float64Array;
+  /** [0, room): the ring in arrival order; [room, 2 room): the values sorted */
+  private data: Float64Array;
+  private room: number;
   private head = 0;
   private n = 0;
 
   constructor(readonly capacity: number) {
-    this.ring = new Float64Array(capacity);
-    this.sorted = new Float64Array(capacity);
+    this.room = grownCapacity(0, capacity);
+    this.data = new Float64Array(2 * this.room);
   }
 
   get count(): number {
@@ -20,18 +28,25 @@ export class SortedWindow {
   /** Adds v; returns the value that left the window to make room, or NaN when none did. */
   push(v: number): number {
     let evicted = Number.NaN;
+    const d = this.data;
+    const s = this.room;
     if (this.n === this.capacity) {
-      const old = this.ring[this.head] as number;
+      const old = d[this.head] as number;
       evicted = old;
-      this.head = (this.head + 1) % this.capacity;
+      this.head = this.head + 1 === this.capacity ? 0 : this.head + 1;
       this.n -= 1;
       const at = this.lowerBound(old);
-      this.sorted.copyWithin(at, at + 1, this.n + 1);
+      d.copyWithin(s + at, s + at + 1, s + this.n + 1);
+    } else if (this.n === this.room) {
+      this.grow();
+      return this.push(v);
     }
-    this.ring[(this.head + this.n) % this.capacity] = v;
+    let slot = this.head + this.n;
+    if (slot >= this.capacity) slot -= this.capacity;
+    d[slot] = v;
     const at = this.lowerBound(v);
-    this.sorted.copyWithin(at + 1, at, this.n);
-    this.sorted[at] = v;
+    d.copyWithin(s + at + 1, s + at, s + this.n);
+    d[s + at] = v;
     this.n += 1;
     return evicted;
   }
@@ -39,45 +54,80 @@ export class SortedWindow {
   median(): number {
     if (this.n === 0) return 0;
     const mid = this.n >> 1;
-    return this.n % 2 === 1 ? (this.sorted[mid] as number) : ((this.sorted[mid - 1] as number) + (this.sorted[mid] as number)) / 2;
+    const s = this.room;
+    return this.n % 2 === 1 ? (this.data[s + mid] as number) : ((this.data[s + mid - 1] as number) + (this.data[s + mid] as number)) / 2;
   }
 
-  /** median of |x - center| over the window (O(W) with a scratch-free two-pointer merge) */
+  /**
+   * Median of |x - center| over the window. The deviations left of `center` grow leftwards and
+   * those right of it grow rightwards: two sorted runs, whose k-th smallest element a binary
+   * search finds in O(log W) without a scratch array.
+   */
   medianAbsDeviation(center: number): number {
     if (this.n === 0) return 0;
-    // deviations to the left of center are decreasing, to the right increasing: merge both runs
-    let right = this.lowerBound(center);
-    let left = right - 1;
-    const target = this.n >> 1;
-    let prev = 0;
-    let cur = 0;
-    for (let k = 0; k <= target; k += 1) {
-      const dl = left >= 0 ? center - (this.sorted[left] as number) : Infinity;
-      const dr = right < this.n ? (this.sorted[right] as number) - center : Infinity;
-      prev = cur;
-      if (dl <= dr) {
-        cur = dl;
-        left -= 1;
-      } else {
-        cur = dr;
-        right += 1;
-      }
-    }
-    return this.n % 2 === 1 ? cur : (prev + cur) / 2;
+    const split = this.lowerBound(center);
+    const k = this.n >> 1;
+    const upper = this.kthDeviation(center, split, k);
+    return this.n % 2 === 1 ? upper : (this.kthDeviation(center, split, k - 1) + upper) / 2;
   }
 
   values(): number[] {
     const out: number[] = [];
-    for (let k = 0; k < this.n; k += 1) out.push(this.ring[(this.head + k) % this.capacity] as number);
+    for (let k = 0; k < this.n; k += 1) out.push(this.at(k));
     return out;
+  }
+
+  /** the k-th oldest value (0 = oldest), k < count */
+  at(k: number): number {
+    const i = this.head + k;
+    return this.data[i >= this.capacity ? i - this.capacity : i] as number;
+  }
+
+  /**
+   * The k-th smallest (0-based) of the left run L_i = center - sorted[split - 1 - i] and the
+   * right run R_j = sorted[split + j] - center: take i from L and k + 1 - i from R such that
+   * neither run's last taken element exceeds the other's first untaken one.
+   */
+  private kthDeviation(center: number, split: number, k: number): number {
+    const s = this.room;
+    const d = this.data;
+    const nLeft = split;
+    const nRight = this.n - split;
+    const take = k + 1;
+    let lo = Math.max(0, take - nRight);
+    let hi = Math.min(take, nLeft);
+    while (lo <= hi) {
+      const i = (lo + hi) >> 1;
+      const j = take - i;
+      const leftLast = i > 0 ? center - (d[s + split - i] as number) : Number.NEGATIVE_INFINITY;
+      const leftNext = i < nLeft ? center - (d[s + split - 1 - i] as number) : Number.POSITIVE_INFINITY;
+      const rightLast = j > 0 ? (d[s + split + j - 1] as number) - center : Number.NEGATIVE_INFINITY;
+      const rightNext = j < nRight ? (d[s + split + j] as number) - center : Number.POSITIVE_INFINITY;
+      if (leftLast > rightNext) hi = i - 1;
+      else if (rightLast > leftNext) lo = i + 1;
+      else return Math.max(leftLast, rightLast);
+    }
+    return 0; // unreachable for 0 <= k < n
+  }
+
+  /** doubles the storage while the window fills (head is 0 then: nothing has been evicted) */
+  private grow(): void {
+    const room = grownCapacity(this.room, this.capacity);
+    const next = new Float64Array(2 * room);
+    next.set(this.data.subarray(0, this.n), 0);
+    next.set(this.data.subarray(this.room, this.room + this.n), room);
+    this.data = next;
+    this.room = room;
   }
 
   private lowerBound(v: number): number {
     let lo = 0;
     let hi = this.n;
+    const s = this.room;
+    const d = this.data;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if ((this.sorted[mid] as number) < v) lo = mid + 1;
+      if ((d[s + mid] as number) < v) lo = mid + 1;
       else hi = mid;
     }
     return lo;

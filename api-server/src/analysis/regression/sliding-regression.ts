@@ -1,10 +1,12 @@
 /**
  * Exact sliding ordinary least squares over the last W points (analytics.md §2.1), in the
  * co-moment form: O(1) per add and per eviction, with an exact recomputation from the stored
- * points every 1000 updates to bound floating-point drift. Points live in two Float64Array rings.
+ * points every 1000 updates to bound floating-point drift. Points live in one Float64Array ring
+ * (x and y side by side) that starts at 16 points and doubles while the window fills.
  *
  * Non-finite x or y is ignored (state unchanged).
  */
+import { grownCapacity } from '../windows/grown-capacity.js';
 
 export interface RegressionState {
   capacity: number;
@@ -17,8 +19,9 @@ export interface RegressionState {
 const RECOMPUTE_EVERY = 1000;
 
 export class SlidingRegression {
-  private readonly xs: Float64Array;
-  private readonly ys: Float64Array;
+  /** point k of the ring at [2k] (x) and [2k + 1] (y) */
+  private xy: Float64Array;
+  private room: number;
   private head = 0; // index of the oldest point
   private n = 0;
   private mx = 0;
@@ -29,8 +32,8 @@ export class SlidingRegression {
 
   constructor(readonly capacity: number) {
     if (!Number.isInteger(capacity) || capacity < 2) throw new Error('capacity must be an integer >= 2');
-    this.xs = new Float64Array(capacity);
-    this.ys = new Float64Array(capacity);
+    this.room = grownCapacity(0, capacity);
+    this.xy = new Float64Array(2 * this.room);
   }
 
   get count(): number {
@@ -44,9 +47,10 @@ export class SlidingRegression {
   push(x: number, y: number): void {
     if (!Number.isFinite(x) || !Number.isFinite(y)) return;
     if (this.n === this.capacity) this.removeOldest();
-    const i = (this.head + this.n) % this.capacity;
-    this.xs[i] = x;
-    this.ys[i] = y;
+    else if (this.n === this.room) this.grow();
+    const i = this.slot(this.n);
+    this.xy[2 * i] = x;
+    this.xy[2 * i + 1] = y;
     this.n += 1;
     const dx = x - this.mx;
     this.mx += dx / this.n;
@@ -70,15 +74,15 @@ export class SlidingRegression {
   }
 
   firstX(): number {
-    return this.n === 0 ? 0 : (this.xs[this.head] as number);
+    return this.n === 0 ? 0 : (this.xy[2 * this.head] as number);
   }
 
   lastX(): number {
-    return this.n === 0 ? 0 : (this.xs[(this.head + this.n - 1) % this.capacity] as number);
+    return this.n === 0 ? 0 : (this.xy[2 * this.slot(this.n - 1)] as number);
   }
 
   lastY(): number {
-    return this.n === 0 ? 0 : (this.ys[(this.head + this.n - 1) % this.capacity] as number);
+    return this.n === 0 ? 0 : (this.xy[2 * this.slot(this.n - 1) + 1] as number);
   }
 
   meanY(): number {
@@ -89,9 +93,9 @@ export class SlidingRegression {
     const xs: number[] = [];
     const ys: number[] = [];
     for (let k = 0; k < this.n; k += 1) {
-      const i = (this.head + k) % this.capacity;
-      xs.push(this.xs[i] as number);
-      ys.push(this.ys[i] as number);
+      const i = this.slot(k);
+      xs.push(this.xy[2 * i] as number);
+      ys.push(this.xy[2 * i + 1] as number);
     }
     return { capacity: this.capacity, xs, ys, moments: [this.mx, this.my, this.vx, this.cxy, this.updates] };
   }
@@ -107,10 +111,25 @@ export class SlidingRegression {
     return r;
   }
 
+  /** ring index of the k-th oldest point */
+  private slot(k: number): number {
+    const i = this.head + k;
+    return i >= this.capacity ? i - this.capacity : i;
+  }
+
+  /** doubles the storage while the window fills (head is 0 then: nothing has been evicted) */
+  private grow(): void {
+    const room = grownCapacity(this.room, this.capacity);
+    const next = new Float64Array(2 * room);
+    next.set(this.xy.subarray(0, 2 * this.n));
+    this.xy = next;
+    this.room = room;
+  }
+
   private removeOldest(): void {
-    const x = this.xs[this.head] as number;
-    const y = this.ys[this.head] as number;
-    this.head = (this.head + 1) % this.capacity;
+    const x = this.xy[2 * this.head] as number;
+    const y = this.xy[2 * this.head + 1] as number;
+    this.head = this.head + 1 === this.capacity ? 0 : this.head + 1;
     if (this.n === 1) {
       this.n = 0;
       this.mx = this.my = this.vx = this.cxy = 0;
@@ -131,19 +150,19 @@ export class SlidingRegression {
     let sx = 0;
     let sy = 0;
     for (let k = 0; k < this.n; k += 1) {
-      const i = (this.head + k) % this.capacity;
-      sx += this.xs[i] as number;
-      sy += this.ys[i] as number;
+      const i = this.slot(k);
+      sx += this.xy[2 * i] as number;
+      sy += this.xy[2 * i + 1] as number;
     }
     this.mx = sx / this.n;
     this.my = sy / this.n;
     let vx = 0;
     let cxy = 0;
     for (let k = 0; k < this.n; k += 1) {
-      const i = (this.head + k) % this.capacity;
-      const dx = (this.xs[i] as number) - this.mx;
+      const i = this.slot(k);
+      const dx = (this.xy[2 * i] as number) - this.mx;
       vx += dx * dx;
-      cxy += dx * ((this.ys[i] as number) - this.my);
+      cxy += dx * ((this.xy[2 * i + 1] as number) - this.my);
     }
     this.vx = vx;
     this.cxy = cxy;

@@ -1,0 +1,61 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { SortedWindow } from '../../../api-server/src/analysis/ensemble/sorted-window.js';
+
+/** the definitions, computed the slow way */
+function naiveMedian(xs: number[]): number {
+  if (xs.length === 0) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+describe('sorted window', () => {
+  it('median and median absolute deviation of a hand-checked window', () => {
+    const w = new SortedWindow(5);
+    for (const v of [1, 2, 3, 4, 100]) w.push(v);
+    expect(w.median()).to.equal(3);
+    // |x - 3| = 2, 1, 0, 1, 97 -> sorted 0, 1, 1, 2, 97 -> 1
+    expect(w.medianAbsDeviation(3)).to.equal(1);
+    expect(w.push(7)).to.equal(1); // the oldest leaves
+    expect(w.values()).to.deep.equal([2, 3, 4, 100, 7]);
+    // around 5: 3, 2, 1, 95, 2 -> 1, 2, 2, 3, 95 -> 2
+    expect(w.medianAbsDeviation(5)).to.equal(2);
+  });
+
+  it('even count: the mean of the two middle deviations', () => {
+    const w = new SortedWindow(10);
+    for (const v of [0, 10, 20, 30]) w.push(v);
+    expect(w.median()).to.equal(15);
+    // 15, 5, 5, 15 -> (5 + 15) / 2
+    expect(w.medianAbsDeviation(15)).to.equal(10);
+  });
+
+  it('keeps the last W values across storage growth and eviction, and agrees with the definitions (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 70 }),
+        fc.array(fc.oneof(fc.integer({ min: -5, max: 5 }), fc.double({ min: -1e6, max: 1e6, noNaN: true })), { maxLength: 300 }),
+        fc.double({ min: -10, max: 10, noNaN: true }),
+        (capacity, xs, offset) => {
+          const w = new SortedWindow(capacity);
+          const kept: number[] = [];
+          for (const x of xs) {
+            const evicted = w.push(x);
+            kept.push(x);
+            if (kept.length > capacity) expect(evicted).to.equal(kept.shift());
+            else expect(Number.isNaN(evicted)).to.equal(true);
+          }
+          expect(w.values()).to.deep.equal(kept);
+          expect(w.count).to.equal(kept.length);
+          expect(w.median()).to.equal(naiveMedian(kept));
+          for (const center of [w.median(), w.median() + offset]) {
+            const expected = naiveMedian(kept.map((x) => Math.abs(x - center)));
+            expect(w.medianAbsDeviation(center)).to.equal(expected);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});
