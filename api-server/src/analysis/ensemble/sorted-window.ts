@@ -25,30 +25,38 @@ export class SortedWindow {
     return this.n;
   }
 
-  /** Adds v; returns the value that left the window to make room, or NaN when none did. */
+  /**
+   * Adds v; returns the value that left the window to make room, or NaN when none did. When full,
+   * the leaving value's slot in the sorted copy is reused: only the values between its position
+   * and v's move, by one.
+   */
   push(v: number): number {
-    let evicted = Number.NaN;
     const d = this.data;
     const s = this.room;
     if (this.n === this.capacity) {
       const old = d[this.head] as number;
-      evicted = old;
+      d[this.head] = v;
       this.head = this.head + 1 === this.capacity ? 0 : this.head + 1;
-      this.n -= 1;
-      const at = this.lowerBound(old);
-      d.copyWithin(s + at, s + at + 1, s + this.n + 1);
-    } else if (this.n === this.room) {
-      this.grow();
-      return this.push(v);
+      const from = this.lowerBound(old);
+      if (v < old) {
+        const to = this.lowerBound(v);
+        d.copyWithin(s + to + 1, s + to, s + from);
+        d[s + to] = v;
+      } else {
+        const to = this.lowerBound(v);
+        if (to > from) d.copyWithin(s + from, s + from + 1, s + to);
+        d[s + Math.max(from, to - 1)] = v;
+      }
+      return old;
     }
-    let slot = this.head + this.n;
-    if (slot >= this.capacity) slot -= this.capacity;
-    d[slot] = v;
+    if (this.n === this.room) this.grow();
+    this.data[this.n] = v;
+    const sorted = this.data;
     const at = this.lowerBound(v);
-    d.copyWithin(s + at + 1, s + at, s + this.n);
-    d[s + at] = v;
+    sorted.copyWithin(this.room + at + 1, this.room + at, this.room + this.n);
+    sorted[this.room + at] = v;
     this.n += 1;
-    return evicted;
+    return Number.NaN;
   }
 
   median(): number {
