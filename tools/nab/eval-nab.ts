@@ -28,7 +28,7 @@ const ts = (s: string): string => s.trim().slice(0, 19);
 const files: ScoredFile[] = [];
 const methodFiles: Record<string, ScoredFile[]> = { zscore: [], mad: [], seasonal: [], ca_ilr: [], novelty: [] };
 // the novelty score's experts alone (before its repeat suppression), to show what combining them adds
-const expertFiles: Record<string, ScoredFile[]> = { range: [], dispersion: [], day: [], week: [] };
+const expertFiles: Record<string, ScoredFile[]> = { range: [], dispersion: [], day: [], week: [], context: [], run: [] };
 
 for (const category of readdirSync(dataDir).sort()) {
   const catDir = join(dataDir, category);

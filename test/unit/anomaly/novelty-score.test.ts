@@ -36,6 +36,48 @@ describe('novelty score (docs/nab.md)', () => {
     expect(s.expertScores().dispersion).to.be.closeTo(13 / 25, 1e-8);
   });
 
+  it('context expert: a transition never seen scores the 10-point mean of unseen fractions against its decayed maximum', () => {
+    const s = new NoveltyScore();
+    // 0, 1, 0, 1, ...: levels 0 and 3 of [0, 1]. The first contexts (from point 6) are all unseen,
+    // at points 6 and 7 (the two phases), then every context is known: the 10-point mean peaks at
+    // 1 - 0.9^2 = 0.19 at point 7 and decays towards 0; its maximum decays by 0.9998 per point.
+    square(s, 400);
+    expect(s.expertScores().context).to.be.below(1e-12);
+    // 1 after 1: every context ending here (lengths 2 to 7) is new, so the mean becomes ~0.1
+    s.observe(1, T0 + 400 * STEP, 0.5);
+    const e = 0.1 / (0.19 * Math.pow(NOVELTY.historyDecay, 392));
+    expect(s.expertScores().context).to.be.closeTo(e / (1 + e), 1e-6);
+    expect(s.expertScores().range).to.equal(0); // inside the range: only the order is new
+    // the next point repeats a context just learnt (1, 1 → 0 is new once; then the square resumes)
+    s.observe(0, T0 + 401 * STEP, 0.5);
+    s.observe(1, T0 + 402 * STEP, 0.5);
+    s.observe(0, T0 + 403 * STEP, 0.5);
+    const learnt = s.expertScores().context;
+    square(s, 200, 404);
+    expect(s.expertScores().context).to.be.below(learnt);
+  });
+
+  it('run expert: a value stuck 20 % longer than the longest earlier run scores once, (0.3 / 0.1) / (1 + 0.3 / 0.1)', () => {
+    const s = new NoveltyScore();
+    const at = (i: number): number => T0 + i * STEP;
+    let i = 0;
+    // distinct values (no exact repeat) except one run of 11 equal values: 10 repeats
+    for (; i < 200; i += 1) s.observe(Math.sin(i), at(i), NaN);
+    for (let k = 0; k < 11; k += 1, i += 1) s.observe(5, at(i), NaN);
+    for (; i < 400; i += 1) s.observe(Math.sin(i), at(i), NaN);
+    const scores: number[] = [];
+    for (let k = 0; k < 20; k += 1, i += 1) {
+      s.observe(0.5, at(i), NaN);
+      scores.push(s.expertScores().run);
+    }
+    // repeats 1..19 after the first 0.5: only the 13th (excess (13 - 10) / 10 = 0.3 > 0.2) scores
+    expect(scores.filter((x) => x > 0)).to.have.length(1);
+    expect(scores[13]).to.be.closeTo(0.3 / 0.4, 1e-12);
+    // once the value moves the run is over, and it is the longest now
+    s.observe(0.25, at(i), NaN);
+    expect(s.expertScores().run).to.equal(0);
+  });
+
   it('suppresses repeats: a lesser departure within 100 points of a report reports 0, after them it reports', () => {
     const s = new NoveltyScore();
     square(s, 400);
@@ -70,7 +112,8 @@ describe('novelty score (docs/nab.md)', () => {
 
   it('saved and restored, it continues exactly as if it had not stopped (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.double({ min: -1e3, max: 1e3, noNaN: true }), { minLength: 320, maxLength: 700 }), fc.nat(), (ys, cutAt) => {
+      // repeated small values too, so that runs and known contexts occur
+      fc.property(fc.array(fc.oneof(fc.double({ min: -1e3, max: 1e3, noNaN: true }), fc.constantFrom(0, 1, 2)), { minLength: 320, maxLength: 700 }), fc.nat(), (ys, cutAt) => {
         const cut = 300 + (cutAt % (ys.length - 300));
         const whole = new NoveltyScore();
         let part = new NoveltyScore();
@@ -86,11 +129,33 @@ describe('novelty score (docs/nab.md)', () => {
     );
   });
 
-  it('an unreadable saved state gives a fresh, warming-up score', () => {
-    for (const bad of [null, 42, {}, { v: 2 }, { v: 1, profiles: 'AAAA', scalars: [] }]) {
+  it('an unreadable, damaged or old (version 1) saved state gives a fresh, warming-up score', () => {
+    const trained = new NoveltyScore();
+    square(trained, 400);
+    const good = JSON.parse(JSON.stringify(trained.toJSON())) as Record<string, unknown>;
+    expect(good.v).to.equal(2);
+    const ints = Buffer.from(good.contexts as string, 'base64');
+    const badLevel = Buffer.from(ints);
+    badLevel.writeInt32LE(NOVELTY.contextLevels, ints.byteLength - 4); // a level the score never makes
+    const old = { v: 1, profiles: good.profiles, scalars: (good.scalars as unknown[]).slice(0, 19) };
+    for (const bad of [
+      null,
+      42,
+      {},
+      { v: 2 },
+      { v: 1, profiles: 'AAAA', scalars: [] },
+      old,
+      { ...good, v: 1 },
+      { ...good, contexts: undefined },
+      { ...good, contexts: ints.subarray(4).toString('base64') },
+      { ...good, contexts: badLevel.toString('base64') },
+      { ...good, scalars: (good.scalars as unknown[]).slice(1) },
+    ]) {
       const s = NoveltyScore.fromJSON(bad);
       expect(s.observe(1e9, T0, 0)).to.equal(0);
     }
+    // the good state continues: not warming up
+    expect(NoveltyScore.fromJSON(good).observe(1e9, T0 + 400 * STEP, 0.5)).to.be.greaterThan(0.5);
   });
 
   it('never leaves [0, 1] and never returns NaN, for any input (property)', () => {

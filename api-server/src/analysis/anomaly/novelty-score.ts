@@ -3,17 +3,22 @@
  * shown before, in [0, 1], causal (no look-ahead) and O(1) per point. It is the `novelty`
  * detection method of the service and the anomaly score `npm run eval:nab` scores (docs/nab.md).
  *
- * Four experts each measure one kind of departure, d >= 0:
+ * Six experts each measure one kind of departure, d >= 0:
  * - range:      how far y lies outside [min, max] of the previous ~2000 points, in units of that
  *               range (20 blocks of 100 points; the open block counts too);
  * - dispersion: mean |y - median| over the last 12 points (median of the series' 300-value window);
  * - day:        |y - profile| / (slot deviation + series deviation) against an adaptive profile of
  *               48 half-hour slots of the UTC day;
- * - week:       the same against 336 half-hour slots of the UTC week.
- * The range expert scores d / (d + 0.1). The other three are calibrated against their own past:
+ * - week:       the same against 336 half-hour slots of the UTC week;
+ * - context:    after CAD OSE: y quantised into 4 levels of the [min, max] seen so far; the
+ *               fraction of the contexts ending here (its last 2..7 levels) not in a fixed
+ *               512-slot table of seen contexts, averaged over 10 points;
+ * - run:        a value repeated exactly for 20 % longer than the longest earlier run (of 10
+ *               points or more): the excess in units of that run, at that one point.
+ * Range and run score d / (d + 0.1). The other four are calibrated against their own past:
  * e = d / h, where h is the decaying maximum of that expert's earlier d (h <- max(d, 0.9998 h) per
  * point, a half-life of ~3 500 points), scored e / (1 + e): 0.5 means "as large as the largest
- * departure this series has recently shown". The score is the largest of the four.
+ * departure this series has recently shown". The score is the largest of the six.
  * Repeats are suppressed: within 100 points of a point that scored >= 0.5, only a higher score is
  * reported (0 otherwise), so one incident reports its onset instead of every point of it.
  * Nothing is scored during the first 300 points (warm-up).
@@ -22,8 +27,9 @@
  * profile means the same at the service's 15-second buckets as at NAB's 5-minute rows; a slot is
  * used from its third point on. Windows and the decay count points (analytics.md §5.6).
  *
- * Memory: one Float32Array of 1 204 values (profiles, range blocks, dispersion ring) and one
- * Float64Array of 16 scalars per series; both persist with `toJSON` and come back with `fromJSON`.
+ * Memory: one Float32Array of 1 204 values (profiles, range blocks, dispersion ring), one
+ * Int32Array of 519 (context table and the last 7 levels) and one Float64Array of 28 scalars per
+ * series (7 116 bytes); all persist with `toJSON` (version 2) and come back with `fromJSON`.
  */
 
 export const NOVELTY = {
@@ -44,6 +50,16 @@ export const NOVELTY = {
   seriesDeviationRate: 0.01,
   suppressPoints: 100,
   suppressFrom: 0.5,
+  /** context expert: levels of the quantised value, context lengths 2..orders+1, table slots */
+  contextLevels: 4,
+  contextOrders: 6,
+  contextSlots: 512,
+  /** points of the context expert's short mean of unseen fractions (HTM's averaging window) */
+  contextMeanPoints: 10,
+  /** run expert: scores once, when a run of one exact value becomes this much longer than the longest before */
+  runExcess: 0.2,
+  /** the longest earlier run counts from this many points on */
+  runMinPoints: 10,
 } as const;
 
 const DAY_S = 86_400;
@@ -79,8 +95,24 @@ const S_WEEK_DEV = 11;
 const S_LAST_HOLD = 12; // index of the last point that scored >= suppressFrom
 const S_HOLD_SCORE = 13;
 const S_BLOCK_HEAD = 14; // ring position of the oldest completed block
-const S_EXPERTS = 15; // the last point's four expert scores (range, dispersion, day, week)
-const F64_SIZE = 19;
+const S_EXPERTS = 15; // the last point's six expert scores (range, dispersion, day, week, context, run)
+const S_Q_MIN = 21; // the extremes seen so far, which the context expert quantises against
+const S_Q_MAX = 22;
+const S_CTX_MEAN = 23; // short mean of the context expert's unseen fraction
+const S_H_CTX = 24; // its decaying maximum (NaN: none yet)
+const S_RUN = 25; // points the value has repeated exactly (0: it just changed)
+const S_LONGEST_RUN = 26; // the longest completed run (NaN: none yet)
+const S_PREV_Y = 27;
+const F64_SIZE = 28;
+const EXPERTS = 6;
+
+// layout of the Int32 context state: the hash table of seen contexts (0: empty), then the ring of
+// the last contextOrders + 1 quantised values
+const C_KEY = 0;
+const C_RING = C_KEY + NOVELTY.contextSlots;
+const C_RING_SIZE = NOVELTY.contextOrders + 1;
+const I32_SIZE = C_RING + C_RING_SIZE;
+const STATE_VERSION = 2;
 
 const ratioScore = (d: number, h: number): number => {
   if (!(d > 0) || !Number.isFinite(h)) return 0;
@@ -91,10 +123,12 @@ const ratioScore = (d: number, h: number): number => {
 export class NoveltyScore {
   private readonly f: Float32Array;
   private readonly s: Float64Array;
+  private readonly c: Int32Array;
 
-  constructor(f?: Float32Array, s?: Float64Array) {
+  constructor(f?: Float32Array, s?: Float64Array, c?: Int32Array) {
     this.f = f ?? NoveltyScore.freshProfiles();
     this.s = s ?? NoveltyScore.freshScalars();
+    this.c = c ?? new Int32Array(I32_SIZE);
   }
 
   private static freshProfiles(): Float32Array {
@@ -113,6 +147,11 @@ export class NoveltyScore {
     s[S_H_DAY] = NaN;
     s[S_H_WEEK] = NaN;
     s[S_LAST_HOLD] = -1e12;
+    s[S_Q_MIN] = Infinity;
+    s[S_Q_MAX] = -Infinity;
+    s[S_H_CTX] = NaN;
+    s[S_LONGEST_RUN] = NaN;
+    s[S_PREV_Y] = NaN;
     return s;
   }
 
@@ -135,6 +174,9 @@ export class NoveltyScore {
     const weekSlot = Math.floor(((((atSeconds + WEEK_SHIFT_S) % WEEK_S) + WEEK_S) % WEEK_S) / (WEEK_S / NOVELTY.weekSlots));
     const dDay = this.profileDeparture(y, D_MEAN + daySlot, D_DEV + daySlot, D_CNT + daySlot, S_DAY_DEV, rate);
     const dWeek = this.profileDeparture(y, W_MEAN + weekSlot, W_DEV + weekSlot, W_CNT + weekSlot, S_WEEK_DEV, rate);
+    const ctxMean = (s[S_CTX_MEAN] as number) + (this.unseenContexts(y, i) - (s[S_CTX_MEAN] as number)) / NOVELTY.contextMeanPoints;
+    s[S_CTX_MEAN] = ctxMean;
+    const dRun = this.runExcess(y);
 
     let best = 0;
     if (i >= NOVELTY.warmupPoints) {
@@ -142,11 +184,14 @@ export class NoveltyScore {
       s[S_EXPERTS + 1] = ratioScore(dDisp, s[S_H_DISP] as number);
       s[S_EXPERTS + 2] = ratioScore(dDay, s[S_H_DAY] as number);
       s[S_EXPERTS + 3] = ratioScore(dWeek, s[S_H_WEEK] as number);
-      best = Math.max(s[S_EXPERTS] as number, s[S_EXPERTS + 1] as number, s[S_EXPERTS + 2] as number, s[S_EXPERTS + 3] as number);
+      s[S_EXPERTS + 4] = ratioScore(ctxMean, s[S_H_CTX] as number);
+      s[S_EXPERTS + 5] = dRun > 0 ? dRun / (dRun + NOVELTY.rangeScale) : 0;
+      for (let k = 0; k < EXPERTS; k += 1) best = Math.max(best, s[S_EXPERTS + k] as number);
     }
     s[S_H_DISP] = decayMax(s[S_H_DISP] as number, dDisp);
     s[S_H_DAY] = decayMax(s[S_H_DAY] as number, dDay);
     s[S_H_WEEK] = decayMax(s[S_H_WEEK] as number, dWeek);
+    s[S_H_CTX] = decayMax(s[S_H_CTX] as number, ctxMean);
 
     // suppression of repeats
     const sinceHold = i - (s[S_LAST_HOLD] as number);
@@ -164,9 +209,75 @@ export class NoveltyScore {
   }
 
   /** the last point's expert scores before suppression (0 while warming up), for evaluation */
-  expertScores(): { range: number; dispersion: number; day: number; week: number } {
+  expertScores(): { range: number; dispersion: number; day: number; week: number; context: number; run: number } {
     const s = this.s;
-    return { range: s[S_EXPERTS] as number, dispersion: s[S_EXPERTS + 1] as number, day: s[S_EXPERTS + 2] as number, week: s[S_EXPERTS + 3] as number };
+    return {
+      range: s[S_EXPERTS] as number,
+      dispersion: s[S_EXPERTS + 1] as number,
+      day: s[S_EXPERTS + 2] as number,
+      week: s[S_EXPERTS + 3] as number,
+      context: s[S_EXPERTS + 4] as number,
+      run: s[S_EXPERTS + 5] as number,
+    };
+  }
+
+  /**
+   * Context expert (after CAD OSE): y is quantised into contextLevels levels of [min, max] seen so
+   * far; the contexts ending at this point are its last 2, 3, ..., contextOrders + 1 quantised
+   * values. Returns the fraction of them not in the table of seen contexts, then remembers them.
+   * The table is direct-mapped (a slot holds the hash of the last context that fell in it), so
+   * memory is fixed and contexts not met for a while are forgotten when others take their slot.
+   */
+  private unseenContexts(y: number, i: number): number {
+    const s = this.s;
+    const c = this.c;
+    if (y < (s[S_Q_MIN] as number)) s[S_Q_MIN] = y;
+    if (y > (s[S_Q_MAX] as number)) s[S_Q_MAX] = y;
+    const lo = s[S_Q_MIN] as number;
+    const span = (s[S_Q_MAX] as number) - lo;
+    const levels = NOVELTY.contextLevels;
+    const level = Math.floor(((y - lo) / span) * levels);
+    // one level while the span is 0, and a defined one should the span overflow
+    const q = level >= 0 ? Math.min(levels - 1, level) : 0;
+    c[C_RING + (i % C_RING_SIZE)] = q;
+    if (i < NOVELTY.contextOrders) return 0;
+    let h = Math.imul(q + 1, 0x9e3779b1);
+    let unseen = 0;
+    for (let k = 1; k <= NOVELTY.contextOrders; k += 1) {
+      // the context of length k + 1: the previous one extended by the value k points back
+      h = Math.imul(h ^ ((c[C_RING + ((i - k) % C_RING_SIZE)] as number) + 1 + (k << 8)), 0x85ebca6b);
+      h ^= h >>> 13;
+      h = Math.imul(h, 0xc2b2ae35);
+      h ^= h >>> 16;
+      const key = h === 0 ? 1 : h;
+      const slot = C_KEY + ((key >>> 0) % NOVELTY.contextSlots);
+      if (c[slot] !== key) {
+        unseen += 1;
+        c[slot] = key;
+      }
+    }
+    return unseen / NOVELTY.contextOrders;
+  }
+
+  /**
+   * Run expert: how much longer than the longest earlier run (>= runMinPoints) the current run of
+   * one exact value is, in units of that run, at the one point where it first exceeds it by
+   * runExcess (a stuck value reported once); 0 elsewhere.
+   */
+  private runExcess(y: number): number {
+    const s = this.s;
+    const prev = s[S_RUN] as number;
+    let longest = s[S_LONGEST_RUN] as number;
+    let run = 0;
+    if (y === s[S_PREV_Y]) run = prev + 1;
+    else if (prev > 0 && !(prev <= longest)) longest = prev;
+    s[S_RUN] = run;
+    s[S_LONGEST_RUN] = longest;
+    s[S_PREV_Y] = y;
+    if (!(longest >= NOVELTY.runMinPoints)) return 0;
+    const excess = (run - longest) / longest;
+    const before = (run - 1 - longest) / longest;
+    return excess > NOVELTY.runExcess && !(before > NOVELTY.runExcess) ? excess : 0;
   }
 
   /** outside the previous points' [min, max], in units of that range; 0 inside or without history */
@@ -253,18 +364,29 @@ export class NoveltyScore {
   }
 
   toJSON(): NoveltyState {
-    return { v: 1, profiles: Buffer.from(this.f.buffer, this.f.byteOffset, this.f.byteLength).toString('base64'), scalars: Array.from(this.s) };
+    return {
+      v: STATE_VERSION,
+      profiles: Buffer.from(this.f.buffer, this.f.byteOffset, this.f.byteLength).toString('base64'),
+      contexts: Buffer.from(this.c.buffer, this.c.byteOffset, this.c.byteLength).toString('base64'),
+      scalars: Array.from(this.s),
+    };
   }
 
   /** The saved state, or a fresh score (warming up again) when `state` is absent or not ours. */
   static fromJSON(state: unknown): NoveltyScore {
     if (typeof state !== 'object' || state === null) return new NoveltyScore();
     const st = state as Partial<NoveltyState>;
-    if (st.v !== 1 || typeof st.profiles !== 'string' || !Array.isArray(st.scalars) || st.scalars.length !== F64_SIZE) return new NoveltyScore();
+    if (st.v !== STATE_VERSION || typeof st.profiles !== 'string' || typeof st.contexts !== 'string') return new NoveltyScore();
+    if (!Array.isArray(st.scalars) || st.scalars.length !== F64_SIZE) return new NoveltyScore();
     const bytes = Buffer.from(st.profiles, 'base64');
-    if (bytes.byteLength !== F32_SIZE * 4) return new NoveltyScore();
+    const ctxBytes = Buffer.from(st.contexts, 'base64');
+    if (bytes.byteLength !== F32_SIZE * 4 || ctxBytes.byteLength !== I32_SIZE * 4) return new NoveltyScore();
     const f = new Float32Array(F32_SIZE);
     new Uint8Array(f.buffer).set(bytes);
+    const c = new Int32Array(I32_SIZE);
+    new Uint8Array(c.buffer).set(ctxBytes);
+    // quantised values outside the levels would be contexts the score never makes
+    for (let k = C_RING; k < I32_SIZE; k += 1) if (!((c[k] as number) >= 0 && (c[k] as number) < NOVELTY.contextLevels)) return new NoveltyScore();
     const s = new Float64Array(F64_SIZE);
     for (let k = 0; k < F64_SIZE; k += 1) {
       const v = st.scalars[k];
@@ -273,15 +395,19 @@ export class NoveltyScore {
     }
     if (!Number.isFinite(s[S_OPEN_MAX] as number)) s[S_OPEN_MAX] = -Infinity;
     if (!Number.isFinite(s[S_OPEN_MIN] as number)) s[S_OPEN_MIN] = Infinity;
-    if (!Number.isFinite(s[S_POINTS] as number)) return new NoveltyScore();
-    return new NoveltyScore(f, s);
+    if (!Number.isFinite(s[S_Q_MIN] as number)) s[S_Q_MIN] = Infinity;
+    if (!Number.isFinite(s[S_Q_MAX] as number)) s[S_Q_MAX] = -Infinity;
+    if (!Number.isFinite(s[S_POINTS] as number) || !Number.isFinite(s[S_CTX_MEAN] as number) || !Number.isFinite(s[S_RUN] as number)) return new NoveltyScore();
+    return new NoveltyScore(f, s, c);
   }
 }
 
 export interface NoveltyState {
-  v: 1;
+  v: typeof STATE_VERSION;
   /** the Float32 profiles, range blocks and dispersion ring, base64 */
   profiles: string;
+  /** the Int32 context table and ring of quantised values, base64 */
+  contexts: string;
   /** the Float64 scalars (JSON null for NaN and ±Infinity) */
   scalars: (number | null)[];
 }

@@ -6,8 +6,9 @@
  *   200 residuals incl. the current; fires beyond 3; warm-up one season.
  * - ca_ilr: metricR of the series (burst 20 / stable 240 windows, noise gate) above 3.0.
  *
- * - novelty: the series' novelty score (novelty-score.ts: range, dispersion, day and week profile
- *   experts calibrated against the series' own past, repeats suppressed) at or above 0.51.
+ * - novelty: the series' novelty score (novelty-score.ts: range, dispersion, day and week profile,
+ *   context and run experts judged against the series' own past, repeats suppressed) at or above
+ *   0.51.
  * Consensus: two or more methods on the same point.
  *
  * The per-point anomaly score in [0, 1] (what `npm run eval:nab` scores) is the novelty score;
