@@ -4,6 +4,10 @@
  * measured after a full GC: the difference in heapUsed before creating the core and after the
  * warm-up, divided by N (includes the raw regression windows and series state at that fill).
  *
+ * Sizes: BENCH_ANALYSIS_SIZES (default 1k, 10k, 100k; 24 warm steps, 4 at 100k) and, with every
+ * window full, BENCH_ANALYSIS_STEADY_SIZES (default 1k, 10k; 300 warm steps). The 100k run needs
+ * a heap above node's default, which `npm run bench` sets (--max-old-space-size=12288).
+ *
  * Run: `node --import tsx bench/analysis-tick.ts` (or through `npm run bench`). GC: uses
  * global.gc when started with --expose-gc, else enables it at run time via v8 flags.
  */
@@ -78,15 +82,21 @@ async function benchOne(n: number, warmSteps: number, gc: () => void): Promise<{
 export async function runAnalysisBench(): Promise<{ name: string; value: string }[]> {
   const { gc, how } = gcFunction();
   const sizes = (process.env.BENCH_ANALYSIS_SIZES ?? '1000,10000,100000').split(',').map(Number).filter((x) => x > 0);
+  // steady state: 300 steps fill every window (the 300-value window, the 240-point rings, the
+  // first Holt-Winters season), which is what a workload watched for 75 minutes or more costs
+  const steadySizes = (process.env.BENCH_ANALYSIS_STEADY_SIZES ?? '1000,10000').split(',').map(Number).filter((x) => x > 0);
   const rows: { name: string; value: string }[] = [{ name: 'analysis tick: gc for heap figures', value: how }];
   const heapLimit = getHeapStatistics().heap_size_limit;
   let bytesPerWorkload = 0;
-  for (const n of sizes) {
-    const warm = Number(process.env.BENCH_ANALYSIS_WARM_STEPS ?? (n >= 100_000 ? 4 : 24));
+  const runs: [number, number][] = [
+    ...sizes.map((n): [number, number] => [n, Number(process.env.BENCH_ANALYSIS_WARM_STEPS ?? (n >= 100_000 ? 4 : 24))]),
+    ...steadySizes.map((n): [number, number] => [n, 300]),
+  ];
+  for (const [n, warm] of runs) {
     // a size whose projected heap would not fit is reported as skipped instead of crashing the bench
     const projected = bytesPerWorkload * n * 1.5;
     if (projected > 0.7 * heapLimit) {
-      rows.push({ name: `analysis tick ${n / 1000}k workloads × 6 metrics`, value: `skipped: projected heap ${(projected / 2 ** 30).toFixed(1)} GB > 70 % of the ${(heapLimit / 2 ** 30).toFixed(1)} GB limit (node --max-old-space-size)` });
+      rows.push({ name: `analysis tick ${n / 1000}k workloads × 6 metrics (warm ${warm} steps)`, value: `skipped: projected heap ${(projected / 2 ** 30).toFixed(1)} GB > 70 % of the ${(heapLimit / 2 ** 30).toFixed(1)} GB limit (node --max-old-space-size)` });
       continue;
     }
     const r = await benchOne(n, warm, gc);

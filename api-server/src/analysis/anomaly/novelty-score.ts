@@ -27,9 +27,10 @@
  * profile means the same at the service's 15-second buckets as at NAB's 5-minute rows; a slot is
  * used from its third point on. Windows and the decay count points (analytics.md §5.6).
  *
- * Memory: one Float32Array of 1 204 values (profiles, range blocks, dispersion ring), one
- * Int32Array of 519 (context table and the last 7 levels) and one Float64Array of 28 scalars per
- * series (7 116 bytes); all persist with `toJSON` (version 2) and come back with `fromJSON`.
+ * Memory: one buffer per series (7 116 bytes) seen as 28 Float64 scalars, 1 204 Float32 values
+ * (profile slots with mean, deviation and count side by side, range blocks, dispersion ring) and
+ * 519 Int32 (context table and the last 7 levels); all persist with `toJSON` (version 2) and come
+ * back with `fromJSON`.
  */
 
 export const NOVELTY = {
@@ -67,14 +68,15 @@ const WEEK_S = 7 * DAY_S;
 // 1970-01-01 was a Thursday: shift so that week slot 0 starts on Monday 00:00 UTC
 const WEEK_SHIFT_S = 3 * DAY_S;
 
-// layout of the Float32 state
-const D_MEAN = 0;
-const D_DEV = D_MEAN + NOVELTY.daySlots;
-const D_CNT = D_DEV + NOVELTY.daySlots;
-const W_MEAN = D_CNT + NOVELTY.daySlots;
-const W_DEV = W_MEAN + NOVELTY.weekSlots;
-const W_CNT = W_DEV + NOVELTY.weekSlots;
-const B_MAX = W_CNT + NOVELTY.weekSlots;
+// layout of the Float32 state: a profile slot's mean, deviation and count side by side (one
+// cache line per point and profile), then the range blocks and the dispersion ring
+const SLOT_MEAN = 0;
+const SLOT_DEV = 1;
+const SLOT_CNT = 2;
+const SLOT_SIZE = 3;
+const DAY = 0;
+const WEEK = DAY + SLOT_SIZE * NOVELTY.daySlots;
+const B_MAX = WEEK + SLOT_SIZE * NOVELTY.weekSlots;
 const B_MIN = B_MAX + NOVELTY.rangeBlocks;
 const V_RING = B_MIN + NOVELTY.rangeBlocks;
 const F32_SIZE = V_RING + NOVELTY.dispersionPoints;
@@ -125,21 +127,34 @@ export class NoveltyScore {
   private readonly s: Float64Array;
   private readonly c: Int32Array;
 
-  constructor(f?: Float32Array, s?: Float64Array, c?: Int32Array) {
-    this.f = f ?? NoveltyScore.freshProfiles();
-    this.s = s ?? NoveltyScore.freshScalars();
-    this.c = c ?? new Int32Array(I32_SIZE);
+  /** a fresh score, or the views of `restored` (from fromJSON) */
+  constructor(restored?: { f: Float32Array; s: Float64Array; c: Int32Array }) {
+    const state = restored ?? NoveltyScore.allocate();
+    this.f = state.f;
+    this.s = state.s;
+    this.c = state.c;
+    if (restored === undefined) {
+      NoveltyScore.freshProfiles(this.f);
+      NoveltyScore.freshScalars(this.s);
+    }
   }
 
-  private static freshProfiles(): Float32Array {
-    const f = new Float32Array(F32_SIZE);
-    f.fill(NaN, D_MEAN, D_MEAN + NOVELTY.daySlots);
-    f.fill(NaN, W_MEAN, W_MEAN + NOVELTY.weekSlots);
-    return f;
+  /** the three state arrays as views of one buffer (scalars first, for their 8-byte alignment) */
+  private static allocate(): { f: Float32Array; s: Float64Array; c: Int32Array } {
+    const buffer = new ArrayBuffer(F64_SIZE * 8 + F32_SIZE * 4 + I32_SIZE * 4);
+    return {
+      s: new Float64Array(buffer, 0, F64_SIZE),
+      f: new Float32Array(buffer, F64_SIZE * 8, F32_SIZE),
+      c: new Int32Array(buffer, F64_SIZE * 8 + F32_SIZE * 4, I32_SIZE),
+    };
   }
 
-  private static freshScalars(): Float64Array {
-    const s = new Float64Array(F64_SIZE);
+  private static freshProfiles(f: Float32Array): void {
+    for (let k = 0; k < NOVELTY.daySlots; k += 1) f[DAY + SLOT_SIZE * k + SLOT_MEAN] = NaN;
+    for (let k = 0; k < NOVELTY.weekSlots; k += 1) f[WEEK + SLOT_SIZE * k + SLOT_MEAN] = NaN;
+  }
+
+  private static freshScalars(s: Float64Array): void {
     s[S_LAST_X] = NaN;
     s[S_OPEN_MAX] = -Infinity;
     s[S_OPEN_MIN] = Infinity;
@@ -152,7 +167,6 @@ export class NoveltyScore {
     s[S_H_CTX] = NaN;
     s[S_LONGEST_RUN] = NaN;
     s[S_PREV_Y] = NaN;
-    return s;
   }
 
   /**
@@ -172,8 +186,8 @@ export class NoveltyScore {
     const rate = Math.min(1, 1 - Math.pow(1 - NOVELTY.slotRate, dtSteps));
     const daySlot = Math.floor((((atSeconds % DAY_S) + DAY_S) % DAY_S) / (DAY_S / NOVELTY.daySlots));
     const weekSlot = Math.floor(((((atSeconds + WEEK_SHIFT_S) % WEEK_S) + WEEK_S) % WEEK_S) / (WEEK_S / NOVELTY.weekSlots));
-    const dDay = this.profileDeparture(y, D_MEAN + daySlot, D_DEV + daySlot, D_CNT + daySlot, S_DAY_DEV, rate);
-    const dWeek = this.profileDeparture(y, W_MEAN + weekSlot, W_DEV + weekSlot, W_CNT + weekSlot, S_WEEK_DEV, rate);
+    const dDay = this.profileDeparture(y, DAY + SLOT_SIZE * daySlot, S_DAY_DEV, rate);
+    const dWeek = this.profileDeparture(y, WEEK + SLOT_SIZE * weekSlot, S_WEEK_DEV, rate);
     const ctxMean = (s[S_CTX_MEAN] as number) + (this.unseenContexts(y, i) - (s[S_CTX_MEAN] as number)) / NOVELTY.contextMeanPoints;
     s[S_CTX_MEAN] = ctxMean;
     const dRun = this.runExcess(y);
@@ -345,7 +359,10 @@ export class NoveltyScore {
   }
 
   /** departure from a profile slot, then the slot (and the series deviation) learn y */
-  private profileDeparture(y: number, meanAt: number, devAt: number, countAt: number, seriesDevAt: number, rate: number): number {
+  private profileDeparture(y: number, slotAt: number, seriesDevAt: number, rate: number): number {
+    const meanAt = slotAt + SLOT_MEAN;
+    const devAt = slotAt + SLOT_DEV;
+    const countAt = slotAt + SLOT_CNT;
     const f = this.f;
     const s = this.s;
     const mean = f[meanAt] as number;
@@ -381,13 +398,11 @@ export class NoveltyScore {
     const bytes = Buffer.from(st.profiles, 'base64');
     const ctxBytes = Buffer.from(st.contexts, 'base64');
     if (bytes.byteLength !== F32_SIZE * 4 || ctxBytes.byteLength !== I32_SIZE * 4) return new NoveltyScore();
-    const f = new Float32Array(F32_SIZE);
-    new Uint8Array(f.buffer).set(bytes);
-    const c = new Int32Array(I32_SIZE);
-    new Uint8Array(c.buffer).set(ctxBytes);
+    const { f, s, c } = NoveltyScore.allocate();
+    new Uint8Array(f.buffer, f.byteOffset, f.byteLength).set(bytes);
+    new Uint8Array(c.buffer, c.byteOffset, c.byteLength).set(ctxBytes);
     // quantised values outside the levels would be contexts the score never makes
     for (let k = C_RING; k < I32_SIZE; k += 1) if (!((c[k] as number) >= 0 && (c[k] as number) < NOVELTY.contextLevels)) return new NoveltyScore();
-    const s = new Float64Array(F64_SIZE);
     for (let k = 0; k < F64_SIZE; k += 1) {
       const v = st.scalars[k];
       // NaN and ±Infinity are meaningful sentinels here; JSON turns them into null
@@ -398,7 +413,7 @@ export class NoveltyScore {
     if (!Number.isFinite(s[S_Q_MIN] as number)) s[S_Q_MIN] = Infinity;
     if (!Number.isFinite(s[S_Q_MAX] as number)) s[S_Q_MAX] = -Infinity;
     if (!Number.isFinite(s[S_POINTS] as number) || !Number.isFinite(s[S_CTX_MEAN] as number) || !Number.isFinite(s[S_RUN] as number)) return new NoveltyScore();
-    return new NoveltyScore(f, s, c);
+    return new NoveltyScore({ f, s, c });
   }
 }
 
