@@ -44,6 +44,15 @@ export interface DetectorOutput {
   methodScores: Record<AnomalyMethodName, number>;
 }
 
+/** the last point's method scores (analysis is synchronous: one scratch serves every series) */
+const LAST_SCORES = new Float64Array(5);
+const ZSCORE = 0;
+const MAD = 1;
+const SEASONAL = 2;
+const CA_ILR = 3;
+const NOVELTY_AT = 4;
+const NO_FIRINGS: readonly Firing[] = Object.freeze([]);
+
 const squash = (s: number): number => (Number.isFinite(s) && s > 0 ? s / (s + THRESHOLD) : 0);
 
 const THRESHOLD = 3;
@@ -78,10 +87,22 @@ export class SeriesDetectors {
    * time in epoch seconds (the novelty profiles' time of day and week), `xSeconds` when absent.
    */
   observe(y: number, xSeconds: number, atSeconds = xSeconds): DetectorOutput {
-    const methodScores: Record<AnomalyMethodName, number> = { zscore: 0, mad: 0, seasonal: 0, ca_ilr: 0, novelty: 0 };
-    if (!Number.isFinite(y) || !Number.isFinite(xSeconds)) return { firings: [], consensus: false, score: 0, methodScores };
+    const firings = this.firingsAt(y, xSeconds, atSeconds);
+    const sc = LAST_SCORES;
+    const methodScores: Record<AnomalyMethodName, number> = { zscore: sc[ZSCORE] as number, mad: sc[MAD] as number, seasonal: sc[SEASONAL] as number, ca_ilr: sc[CA_ILR] as number, novelty: sc[NOVELTY_AT] as number };
+    return { firings: [...firings], consensus: firings.length >= 2, score: methodScores.novelty, methodScores };
+  }
+
+  /**
+   * What observe does, without building its result: the firings of this point (a shared empty
+   * array when none fired; consensus is two or more). The service's hot path (SeriesSet).
+   */
+  firingsAt(y: number, xSeconds: number, atSeconds = xSeconds): readonly Firing[] {
+    const scores = LAST_SCORES;
+    scores.fill(0);
+    if (!Number.isFinite(y) || !Number.isFinite(xSeconds)) return NO_FIRINGS;
     if (this.ownsBase) this.base.observe(y, xSeconds);
-    const firings: Firing[] = [];
+    let firings: Firing[] | null = null;
     const values = this.base.valueWindow;
 
     // zscore over the last 300 values including the current one (running sums)
@@ -98,15 +119,15 @@ export class SeriesDetectors {
       const mu = this.sum / n;
       const sigma = Math.sqrt(Math.max(0, this.sumSq / n - mu * mu));
       const z = Math.abs(y - mu) / (sigma + 1e-10);
-      if (sigma > 1e-9) methodScores.zscore = squash(z);
-      if (sigma > 1e-9 && z > THRESHOLD) firings.push({ method: 'zscore', value: y, expected: mu, score: (y - mu) / (sigma + 1e-10) });
+      if (sigma > 1e-9) scores[ZSCORE] = squash(z);
+      if (sigma > 1e-9 && z > THRESHOLD) (firings ??= []).push({ method: 'zscore', value: y, expected: mu, score: (y - mu) / (sigma + 1e-10) });
       const med = values.median();
       median = med;
       const madSigma = 1.4826 * values.medianAbsDeviation(med);
       if (madSigma >= 1e-10) {
         const m = Math.abs(y - med) / madSigma;
-        methodScores.mad = squash(m);
-        if (m > THRESHOLD) firings.push({ method: 'mad', value: y, expected: med, score: m });
+        scores[MAD] = squash(m);
+        if (m > THRESHOLD) (firings ??= []).push({ method: 'mad', value: y, expected: med, score: m });
       }
     }
 
@@ -128,8 +149,8 @@ export class SeriesDetectors {
       const sigma = this.residualSigma();
       if (sigma >= 1e-10 && this.rCount >= 10) {
         const s = Math.abs(residual) / sigma;
-        methodScores.seasonal = squash(s);
-        if (s > THRESHOLD) firings.push({ method: 'seasonal', value: y, expected, score: s });
+        scores[SEASONAL] = squash(s);
+        if (s > THRESHOLD) (firings ??= []).push({ method: 'seasonal', value: y, expected, score: s });
       }
     }
 
@@ -137,16 +158,16 @@ export class SeriesDetectors {
     this.burst.push(xSeconds, y);
     const stable = this.base.stableLine;
     const r = metricRatio(this.burst, stable, NOISE_GATE);
-    if (r !== null) methodScores.ca_ilr = squash(r);
+    if (r !== null) scores[CA_ILR] = squash(r);
     if (r !== null && r > THRESHOLD) {
-      firings.push({ method: 'ca_ilr', value: r, expected: stable.predict(xSeconds), score: r });
+      (firings ??= []).push({ method: 'ca_ilr', value: r, expected: stable.predict(xSeconds), score: r });
     }
 
     // novelty: the median only once the 300-value window is full, as the dispersion expert wants
     const novelty = this.novelty.observe(y, atSeconds, n >= VALUE_WINDOW ? median : NaN);
-    methodScores.novelty = novelty;
-    if (novelty >= NOVELTY_FIRES_AT) firings.push({ method: 'novelty', value: y, expected: median, score: novelty });
-    return { firings, consensus: firings.length >= 2, score: novelty, methodScores };
+    scores[NOVELTY_AT] = novelty;
+    if (novelty >= NOVELTY_FIRES_AT) (firings ??= []).push({ method: 'novelty', value: y, expected: median, score: novelty });
+    return firings ?? NO_FIRINGS;
   }
 
   /** sigma of the last 200 residuals, O(1) from running sums (recomputed exactly every 1000) */

@@ -63,8 +63,8 @@ export class SeriesSet {
       if (!derived) this.inputSeries += 1;
     }
     s.ensemble.observe(y, xSeconds);
-    const d = s.detectors.observe(y, xSeconds, atSeconds);
-    return d.firings.length === 0 ? NO_FIRINGS : { series: name, value: y, firings: d.firings, consensus: d.consensus };
+    const firings = s.detectors.firingsAt(y, xSeconds, atSeconds);
+    return firings.length === 0 ? NO_FIRINGS : { series: name, value: y, firings: [...firings], consensus: firings.length >= 2 };
   }
 
   ensemble(name: string): SeriesEnsemble | undefined {
@@ -94,7 +94,7 @@ export class SeriesSet {
       let detectors = new SeriesDetectors(ensemble);
       for (const [x, y] of replayPoints(e)) {
         ensemble.observe(y, x);
-        detectors.observe(y, x);
+        detectors.firingsAt(y, x);
       }
       detectors = detectors.withNovelty(novelty);
       set.series.set(name, { ensemble, detectors });
