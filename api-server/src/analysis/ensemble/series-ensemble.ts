@@ -28,6 +28,8 @@ const MAD = 3;
 const EWMA = 4;
 /** reweigh's scratch (synchronous, so one array serves every series) */
 const INVERSE_SCRATCH = new Float64Array(MODEL_COUNT);
+/** observe's residuals (NaN where a model made no forecast), one array for every series */
+const RESIDUAL_SCRATCH = new Float64Array(MODEL_COUNT);
 
 const REPLAY_POINTS = 300;
 const WEIGHT_FLOOR = 0.05;
@@ -108,10 +110,9 @@ export class SeriesEnsemble {
     let prediction: number | null = null;
     if (this.points > 0) {
       prediction = this.combineOneStep();
-      for (let m = 0; m < MODEL_COUNT; m += 1) {
-        const p = oneStep[m] as number;
-        if (!Number.isNaN(p)) this.errors.push(m, y - p);
-      }
+      const residuals = RESIDUAL_SCRATCH;
+      for (let m = 0; m < MODEL_COUNT; m += 1) residuals[m] = y - (oneStep[m] as number);
+      this.errors.push(residuals);
     }
     this.caIlr.update(y, xSeconds);
     this.arima.update(y);
