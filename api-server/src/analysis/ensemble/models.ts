@@ -29,20 +29,36 @@ export class CaIlrModel {
   }
 }
 
-/** arima: ARI(3,1) with Yule-Walker (Levinson-Durbin) over the last 64 differences. */
+const DIFFS = 64;
+/** fit's scratch (synchronous, so one set serves every series): autocorrelations, coefficients */
+const RHO = new Float64Array(4);
+const PHI = new Float64Array(3);
+const PHI_PREVIOUS = new Float64Array(3);
+
+/**
+ * arima: ARI(3,1) with Yule-Walker (Levinson-Durbin) over the last 64 differences, refitted every
+ * 10 points. The differences and the three coefficients share one Float64Array.
+ */
 export class AriModel {
-  private readonly diffs = new Float64Array(64);
+  /** [0, 64): ring of differences; [64, 67): phi */
+  private readonly diffs = new Float64Array(DIFFS + 3);
   private dHead = 0;
   private dCount = 0;
   private last = NaN;
   private sinceFit = 0;
-  phi: [number, number, number] = [0, 0, 0];
+
+  /** the AR coefficients of the differences */
+  get phi(): [number, number, number] {
+    return [this.diffs[DIFFS] as number, this.diffs[DIFFS + 1] as number, this.diffs[DIFFS + 2] as number];
+  }
 
   update(y: number): void {
     if (!Number.isNaN(this.last)) {
-      this.diffs[(this.dHead + this.dCount) % 64] = y - this.last;
-      if (this.dCount < 64) this.dCount += 1;
-      else this.dHead = (this.dHead + 1) % 64;
+      let slot = this.dHead + this.dCount;
+      if (slot >= DIFFS) slot -= DIFFS;
+      this.diffs[slot] = y - this.last;
+      if (this.dCount < DIFFS) this.dCount += 1;
+      else this.dHead = this.dHead + 1 === DIFFS ? 0 : this.dHead + 1;
       this.sinceFit += 1;
       if (this.dCount >= 8 && (this.sinceFit >= 10 || this.dCount === 8)) {
         this.fit();
@@ -56,27 +72,29 @@ export class AriModel {
   }
   private diff(k: number): number {
     const i = this.dHead + k;
-    return this.diffs[i >= 64 ? i - 64 : i] as number;
+    return this.diffs[i >= DIFFS ? i - DIFFS : i] as number;
   }
   private fit(): void {
     const n = this.dCount;
-    const r = [0, 0, 0, 0];
     for (let lag = 0; lag <= 3; lag += 1) {
       let s = 0;
       for (let i = lag; i < n; i += 1) s += this.diff(i) * this.diff(i - lag);
-      r[lag] = s / n;
+      RHO[lag] = s / n;
     }
-    if (Math.abs(r[0]!) < 1e-12) return;
-    const rho = r.map((v) => v / r[0]!);
-    const phi = levinsonDurbin(rho, 3);
-    if (phi !== undefined && phi.reduce((a, b) => a + Math.abs(b), 0) < 1) this.phi = [phi[0]!, phi[1]!, phi[2]!];
+    const r0 = RHO[0] as number;
+    if (Math.abs(r0) < 1e-12) return;
+    for (let lag = 0; lag <= 3; lag += 1) RHO[lag] = (RHO[lag] as number) / r0;
+    if (!levinsonDurbinInto(RHO, 3, PHI, PHI_PREVIOUS)) return;
+    if (Math.abs(PHI[0] as number) + Math.abs(PHI[1] as number) + Math.abs(PHI[2] as number) < 1) this.diffs.set(PHI, DIFFS);
   }
   predict(h: number): number {
     const steps = Math.min(Math.max(1, h), 20);
     let r0 = this.dCount > 0 ? this.diff(this.dCount - 1) : 0;
     let r1 = this.dCount > 1 ? this.diff(this.dCount - 2) : 0;
     let r2 = this.dCount > 2 ? this.diff(this.dCount - 3) : 0;
-    const [p0, p1, p2] = this.phi;
+    const p0 = this.diffs[DIFFS] as number;
+    const p1 = this.diffs[DIFFS + 1] as number;
+    const p2 = this.diffs[DIFFS + 2] as number;
     let y = this.last;
     for (let s = 0; s < steps; s += 1) {
       const d = p0 * r0 + p1 * r1 + p2 * r2;
@@ -91,20 +109,28 @@ export class AriModel {
 
 /** Levinson-Durbin recursion on autocorrelations rho[0..p] (rho[0] = 1); undefined when unstable. */
 export function levinsonDurbin(rho: number[], p: number): number[] | undefined {
-  let phi: number[] = [];
-  let err = rho[0]!;
+  const phi = new Float64Array(p);
+  return levinsonDurbinInto(Float64Array.from(rho), p, phi, new Float64Array(p)) ? Array.from(phi) : undefined;
+}
+
+/**
+ * levinsonDurbin without allocation: the coefficients go to `phi` (length >= p), `previous` is
+ * scratch of the same length; false when the recursion is unstable or not finite.
+ */
+function levinsonDurbinInto(rho: Float64Array, p: number, phi: Float64Array, previous: Float64Array): boolean {
+  let err = rho[0] as number;
   for (let k = 1; k <= p; k += 1) {
-    let acc = rho[k]!;
-    for (let j = 1; j < k; j += 1) acc -= phi[j - 1]! * rho[k - j]!;
-    if (Math.abs(err) < 1e-12) return undefined;
+    let acc = rho[k] as number;
+    for (let j = 1; j < k; j += 1) acc -= (phi[j - 1] as number) * (rho[k - j] as number);
+    if (Math.abs(err) < 1e-12) return false;
     const kappa = acc / err;
-    const next = phi.slice();
-    for (let j = 1; j < k; j += 1) next[j - 1] = phi[j - 1]! - kappa * phi[k - j - 1]!;
-    next.push(kappa);
-    phi = next;
+    for (let j = 0; j < k - 1; j += 1) previous[j] = phi[j] as number;
+    for (let j = 1; j < k; j += 1) phi[j - 1] = (previous[j - 1] as number) - kappa * (previous[k - j - 1] as number);
+    phi[k - 1] = kappa;
     err *= 1 - kappa * kappa;
   }
-  return phi.every(Number.isFinite) ? phi : undefined;
+  for (let j = 0; j < p; j += 1) if (!Number.isFinite(phi[j] as number)) return false;
+  return true;
 }
 
 /** the damped trend's multiplier after h steps: phi (1 - phi^h) / (1 - phi), phi = 0.98 */
