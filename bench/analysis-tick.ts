@@ -50,6 +50,9 @@ function median(xs: number[]): number {
 }
 
 async function benchOne(n: number, warmSteps: number, gc: () => void): Promise<{ tickMs: number; observeMs: number; heapPerWorkload: number; buffersPerWorkload: number }> {
+  // the previous size's core must be gone, typed-array backing stores included, before counting
+  gc();
+  await new Promise((r) => setImmediate(r));
   gc();
   const before = process.memoryUsage().heapUsed;
   const buffersBefore = process.memoryUsage().arrayBuffers;

@@ -43,6 +43,7 @@ import type { Band } from './bands.js';
 import { fallbackForecast, forecastHealth } from './health-forecast/health-forecast.js';
 import { SeriesSet, type SeriesPoint, type SeriesSetState } from './series/series-set.js';
 import { SlidingRegression, metricRatio, type RegressionState } from './regression/index.js';
+import { SERIES_BURST_POINTS, SERIES_STABLE_POINTS } from './series/series-set.js';
 import { MODEL_NAMES } from './ensemble/index.js';
 import { LogBucketCounter, logErrorShare, logMoodTerm, logSentiment } from './logs/log-step-counter.js';
 import { LogBurstDetector, type LogBurstEvent } from './logs/log-burst.js';
@@ -206,9 +207,9 @@ export class WorkloadAnalyzer {
         this.errorRate = value;
         this.errorRateMs = lastMs;
       }
-      if (METRIC_R_SET.has(name)) this.pushWindow(name, x, value);
       const p = this.series.observe(name, value, x, tStep / 1000);
       if (p !== null && p.firings.length > 0) points.push(p);
+      if (METRIC_R_SET.has(name)) this.pushWindow(name, x, value);
     });
 
     // §4.1 logs
@@ -407,10 +408,17 @@ export class WorkloadAnalyzer {
       w.errorRateMs = s.errorRateMs ?? Number.NEGATIVE_INFINITY;
       w.healthHistory = s.healthHistory.slice(-HEALTH_HISTORY);
       for (const [name, pod] of s.pods.slice(-config.maxPodsPerWorkload)) w.pods.set(name, PodKpi.fromJSON(pod));
-      for (const [name, burst, stable, last] of s.windows) {
-        w.windows.set(name, { burst: SlidingRegression.fromJSON(burst), stable: SlidingRegression.fromJSON(stable), last });
-      }
       w.series = SeriesSet.fromJSON(s.series, maxSeries);
+      for (const [name, burst, stable, last] of s.windows) {
+        // shared with the series: its replayed lines hold the same points; the saved running
+        // moments make them continue bit for bit
+        const lines = w.shareableLines(name);
+        if (lines !== undefined && lines.burst.adoptMoments(burst) && lines.stable.adoptMoments(stable)) {
+          w.windows.set(name, { burst: lines.burst, stable: lines.stable, last });
+        } else {
+          w.windows.set(name, { burst: SlidingRegression.fromJSON(burst), stable: SlidingRegression.fromJSON(stable), last });
+        }
+      }
       if (s.logCounter !== null) {
         w.logCounter = LogBucketCounter.fromState(s.logCounter);
         w.logBurst = s.logBurst === null ? new LogBurstDetector(key) : LogBurstDetector.fromState(key, s.logBurst);
@@ -436,8 +444,30 @@ export class WorkloadAnalyzer {
     if (p !== null && p.firings.length > 0) points.push(p);
   }
 
+  /** the input series' lines when the metricR windows can be them (default sizes, tracked input) */
+  private shareableLines(name: string): { burst: SlidingRegression; stable: SlidingRegression } | undefined {
+    if (this.config.burstWindow !== SERIES_BURST_POINTS || this.config.stableWindow !== SERIES_STABLE_POINTS) return undefined;
+    return this.series.lines(name);
+  }
+
+  /**
+   * The metricR windows of an input. With the default sizes (20 and 240 points) they are the
+   * input series' own burst line (its detectors') and stable line (its ensemble's ca_ilr), which
+   * see the same points: pushed once, stored once. Otherwise, or when the input is not tracked as
+   * a series, they are windows of their own. Call after the series observed the point.
+   */
   private pushWindow(name: string, x: number, y: number): void {
     let w = this.windows.get(name);
+    const shared = this.shareableLines(name);
+    if (shared !== undefined) {
+      if (w === undefined || w.burst !== shared.burst) {
+        // first sight, or windows restored on their own: the series' lines hold the same points
+        w = { burst: shared.burst, stable: shared.stable, last: y };
+        this.windows.set(name, w);
+      }
+      w.last = y;
+      return;
+    }
     if (w === undefined) {
       w = { burst: new SlidingRegression(this.config.burstWindow), stable: new SlidingRegression(this.config.stableWindow), last: y };
       this.windows.set(name, w);

@@ -103,4 +103,22 @@ describe('sliding regression (analytics.md §2.1)', () => {
     expect(metricRatio(ramp, half, 0)).to.be.closeTo(2, 1e-9); // (0.01/15) / (0.005/15)
     expect(metricRatio(ramp, half, 10)).to.equal(0); // |alpha_b| x 285 s = 0.19 < gate 10
   });
+
+  it('adopts the running moments of a saved window only when it holds exactly the same points', () => {
+    const long = new SlidingRegression(20);
+    for (let i = 0; i < 1500; i += 1) long.push(i * 15, Math.sin(i / 9) + i * 1e-3);
+    const saved = long.toJSON();
+    const replayed = new SlidingRegression(20);
+    for (let i = 0; i < 20; i += 1) replayed.push(saved.xs[i]!, saved.ys[i]!);
+    const other = new SlidingRegression(20);
+    for (let i = 0; i < 20; i += 1) other.push(saved.xs[i]!, saved.ys[i]! + 1);
+    expect(other.adoptMoments(saved)).to.equal(false);
+    expect(replayed.adoptMoments({ ...saved, moments: [1, 2, Number.NaN, 4, 5] })).to.equal(false);
+    expect(replayed.adoptMoments(saved)).to.equal(true);
+    for (let i = 1500; i < 1600; i += 1) {
+      long.push(i * 15, Math.cos(i / 7));
+      replayed.push(i * 15, Math.cos(i / 7));
+      expect(replayed.slope()).to.equal(long.slope());
+    }
+  });
 });

@@ -188,6 +188,11 @@ export class SeriesDetectors {
     }
   }
 
+  /** the 20-point burst line (ca_ilr), pushed by observe */
+  get burstLine(): SlidingRegression {
+    return this.burst;
+  }
+
   /** the novelty score's experts at the last point (evaluation) */
   noveltyExperts(): ReturnType<NoveltyScore['expertScores']> {
     return this.novelty.expertScores();

@@ -111,6 +111,25 @@ export class SlidingRegression {
     return r;
   }
 
+  /**
+   * Takes the running moments of a saved window that holds exactly these points (the window was
+   * rebuilt by replaying them), so it continues bit for bit; false, and nothing changed, when the
+   * points differ or the state is not one.
+   */
+  adoptMoments(state: unknown): boolean {
+    if (typeof state !== 'object' || state === null) return false;
+    const st = state as Partial<RegressionState>;
+    const m = st.moments;
+    if (st.capacity !== this.capacity || !Array.isArray(st.xs) || !Array.isArray(st.ys) || st.xs.length !== this.n || st.ys.length !== this.n) return false;
+    if (!Array.isArray(m) || m.length !== 5 || !m.every((v) => Number.isFinite(v))) return false;
+    for (let k = 0; k < this.n; k += 1) {
+      const i = this.slot(k);
+      if (st.xs[k] !== this.xy[2 * i] || st.ys[k] !== this.xy[2 * i + 1]) return false;
+    }
+    [this.mx, this.my, this.vx, this.cxy, this.updates] = m;
+    return true;
+  }
+
   /** ring index of the k-th oldest point */
   private slot(k: number): number {
     const i = this.head + k;

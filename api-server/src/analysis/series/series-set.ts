@@ -8,6 +8,11 @@
  */
 import { SeriesEnsemble, replayPoints } from '../ensemble/index.js';
 import { SeriesDetectors, type Firing } from '../anomaly/index.js';
+import type { SlidingRegression } from '../regression/index.js';
+
+/** sizes of a series' burst and stable lines (analytics.md §5.6 ca_ilr: 20 and 240 points) */
+export const SERIES_BURST_POINTS = 20;
+export const SERIES_STABLE_POINTS = 240;
 
 export const DERIVED_SERIES = ['health_score', 'stress', 'fatigue', 'fused_rupture_index'] as const;
 
@@ -65,6 +70,16 @@ export class SeriesSet {
     s.ensemble.observe(y, xSeconds);
     const firings = s.detectors.firingsAt(y, xSeconds, atSeconds);
     return firings.length === 0 ? NO_FIRINGS : { series: name, value: y, firings: [...firings], consensus: firings.length >= 2 };
+  }
+
+  /**
+   * The series' burst line (its detectors', SERIES_BURST_POINTS) and stable line (its ensemble's,
+   * SERIES_STABLE_POINTS), undefined when `name` is not tracked. The workload's metricR windows
+   * are these when their sizes agree.
+   */
+  lines(name: string): { burst: SlidingRegression; stable: SlidingRegression } | undefined {
+    const s = this.series.get(name);
+    return s === undefined ? undefined : { burst: s.detectors.burstLine, stable: s.ensemble.stableLine };
   }
 
   ensemble(name: string): SeriesEnsemble | undefined {
