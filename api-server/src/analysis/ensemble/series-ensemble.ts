@@ -21,6 +21,8 @@ import { grownCapacity } from '../windows/grown-capacity.js';
 export const MODEL_NAMES = ['ca_ilr', 'arima', 'holt_winters', 'mad', 'ewma'] as const;
 export type ModelName = (typeof MODEL_NAMES)[number];
 const MODEL_COUNT = MODEL_NAMES.length;
+/** where the one-step forecasts start in the model state (after the weights) */
+const ONE_STEP = MODEL_COUNT;
 const CA_ILR = 0;
 const ARIMA = 1;
 const HOLT_WINTERS = 2;
@@ -56,10 +58,10 @@ export class SeriesEnsemble {
   private readonly ewma = new EwmaModel();
   /** one-step residuals of each model, indexed as MODEL_NAMES */
   private readonly errors = new ModelErrors(MODEL_COUNT);
-  /** the weights, indexed as MODEL_NAMES, updated in place by reweigh (weights() hands out a copy) */
-  private readonly w = Float64Array.of(1, 0, 0, 0, 0);
-  /** each model's one-step forecast made by the last observe, NaN when the model was not usable */
-  private readonly oneStep = new Float64Array(MODEL_COUNT);
+  /** model state: [0, 5): the weights, indexed as MODEL_NAMES, updated in place by reweigh (weights() hands
+   * out a copy); [5, 10): each model's one-step forecast made by the last observe, NaN when the
+   * model was not usable. One array for both: one allocation per series. */
+  private readonly ms = Float64Array.of(1, 0, 0, 0, 0, 0, 0, 0, 0, 0);
   private points = 0;
   /** sample times of the last 300 points (their values are the mad window's), for persistence */
   private recentX: Float64Array;
@@ -105,13 +107,13 @@ export class SeriesEnsemble {
   observe(y: number, xSeconds: number): number | null {
     if (!Number.isFinite(y) || !Number.isFinite(xSeconds)) return null;
     // every usable model's one-step forecast, made once before learning y
-    const oneStep = this.oneStep;
-    for (let m = 0; m < MODEL_COUNT; m += 1) oneStep[m] = this.usable(m) ? this.modelPredict(m, 1) : Number.NaN;
+    const ms = this.ms;
+    for (let m = 0; m < MODEL_COUNT; m += 1) ms[ONE_STEP + m] = this.usable(m) ? this.modelPredict(m, 1) : Number.NaN;
     let prediction: number | null = null;
     if (this.points > 0) {
       prediction = this.combineOneStep();
       const residuals = RESIDUAL_SCRATCH;
-      for (let m = 0; m < MODEL_COUNT; m += 1) residuals[m] = y - (oneStep[m] as number);
+      for (let m = 0; m < MODEL_COUNT; m += 1) residuals[m] = y - (ms[ONE_STEP + m] as number);
       this.errors.push(residuals);
     }
     this.caIlr.update(y, xSeconds);
@@ -137,13 +139,13 @@ export class SeriesEnsemble {
     let s = 0;
     let wsum = 0;
     for (let m = 0; m < MODEL_COUNT; m += 1) {
-      const w = this.w[m] as number;
-      const p = this.oneStep[m] as number;
+      const w = this.ms[m] as number;
+      const p = this.ms[ONE_STEP + m] as number;
       if (Number.isNaN(p) || w === 0) continue;
       s += w * p;
       wsum += w;
     }
-    if (wsum === 0) return Number.isNaN(this.oneStep[EWMA] as number) ? this.lastY : (this.oneStep[EWMA] as number);
+    if (wsum === 0) return Number.isNaN(this.ms[ONE_STEP + EWMA] as number) ? this.lastY : (this.ms[ONE_STEP + EWMA] as number);
     const p = s / wsum;
     return Number.isFinite(p) ? p : this.lastY;
   }
@@ -155,9 +157,9 @@ export class SeriesEnsemble {
       inv[m] = this.errors.count(m) < 5 ? Number.NaN : 1 / Math.max(this.errors.mae(m), 1e-9);
       if (!Number.isNaN(inv[m] as number)) total += inv[m] as number;
     }
-    const w = this.w;
+    const w = this.ms;
     if (total === 0) {
-      w.fill(0);
+      w.fill(0, 0, MODEL_COUNT);
       w[CA_ILR] = 1;
       return;
     }
@@ -181,10 +183,10 @@ export class SeriesEnsemble {
   }
   /** whether Holt-Winters could forecast before the last observe, and that one-step forecast */
   get seasonalUsableBefore(): boolean {
-    return !Number.isNaN(this.oneStep[HOLT_WINTERS] as number);
+    return !Number.isNaN(this.ms[ONE_STEP + HOLT_WINTERS] as number);
   }
   get seasonalForecastBefore(): number {
-    const p = this.oneStep[HOLT_WINTERS] as number;
+    const p = this.ms[ONE_STEP + HOLT_WINTERS] as number;
     return Number.isNaN(p) ? 0 : p;
   }
   /** the 240-point regression line of ca_ilr (the stable window) */
@@ -195,7 +197,7 @@ export class SeriesEnsemble {
   weights(): Record<ModelName, number> {
     const out = {} as Record<ModelName, number>;
     MODEL_NAMES.forEach((name, m) => {
-      out[name] = this.w[m] as number;
+      out[name] = this.ms[m] as number;
     });
     return out;
   }
@@ -213,7 +215,7 @@ export class SeriesEnsemble {
     let s = 0;
     let wsum = 0;
     for (let m = 0; m < MODEL_COUNT; m += 1) {
-      const w = this.w[m] as number;
+      const w = this.ms[m] as number;
       if (!this.usable(m) || w === 0) continue;
       s += w * this.modelPredict(m, steps);
       wsum += w;
@@ -238,7 +240,7 @@ export class SeriesEnsemble {
       let pooled = 0;
       for (let m = 0; m < MODEL_COUNT; m += 1) {
         const sigma = this.errors.sigma(m) * Math.sqrt(steps / 4 + 1);
-        pooled += (this.w[m] as number) * sigma * sigma;
+        pooled += (this.ms[m] as number) * sigma * sigma;
       }
       const sigma = Math.sqrt(pooled);
       return {
@@ -256,7 +258,7 @@ export class SeriesEnsemble {
       trend: slope > 0.001 ? 'rising' : slope < -0.001 ? 'falling' : 'stable',
       warmingUp: !this.hw.usable,
       confidence: this.confidence(),
-      models: MODEL_NAMES.map((name, m) => ({ name, weight: this.w[m] as number, mean: this.usable(m) ? this.modelPredict(m, horizonMinutes * 4) : this.lastY })),
+      models: MODEL_NAMES.map((name, m) => ({ name, weight: this.ms[m] as number, mean: this.usable(m) ? this.modelPredict(m, horizonMinutes * 4) : this.lastY })),
       points,
     };
   }
