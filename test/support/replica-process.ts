@@ -51,3 +51,21 @@ export async function startReplica(configFile: string, dataDir: string, env: Rec
     },
   };
 }
+
+/**
+ * The `cluster:` section of a replica's YAML config (one line per entry): `topics` lists the
+ * topic kinds to set, each named `<kind>-<suffix>` so every test run gets fresh topics.
+ */
+export function clusterConfigLines(opts: { bootstrap: string; replica: number; suffix: string; partitions: number; topics: readonly string[] }): string[] {
+  return [
+    'cluster:',
+    '  enabled: true',
+    `  brokers: ["${opts.bootstrap}"]`,
+    `  replica_id: replica-${opts.replica}`,
+    `  group: analysers-${opts.suffix}`,
+    `  partitions: ${opts.partitions}`,
+    '  checkpoint_seconds: 1',
+    '  topics:',
+    ...opts.topics.map((topic) => `    ${topic}: ${topic}-${opts.suffix}`),
+  ];
+}

@@ -61,6 +61,10 @@ interface TelemetryMessage {
 
 type StringConsumer = Consumer<string, string, string, string>;
 
+/** backoff of a failed partition restore: first retry, and the longest wait between retries */
+const RESTORE_RETRY_FIRST_MS = 500;
+const RESTORE_RETRY_MAX_MS = 10_000;
+
 export class PartitionOwner {
   private readonly consumer: StringConsumer;
   private readonly reader: StringConsumer;
@@ -199,9 +203,22 @@ export class PartitionOwner {
     this.assigned = mine;
     this.options.log.info({ partitions: [...mine].sort((a, b) => a - b) }, 'cluster: partitions assigned');
     // restore at once, not at the partition's next record: its workloads are analysed (and listed) here from now on
-    for (const p of mine) {
-      this.ensureRestored(p).catch((error: unknown) => this.options.log.error({ partition: p, err: error }, 'cluster: restoring a partition failed; retried at its next record'));
-    }
+    for (const p of mine) this.restoreNow(p, RESTORE_RETRY_FIRST_MS);
+  }
+
+  /**
+   * Restores partition p now; a failure is retried with growing backoff (and at the partition's
+   * next record, whichever comes first) for as long as the partition stays assigned here, so a
+   * quiet partition does not wait for traffic to be served again.
+   */
+  private restoreNow(p: number, retryMs: number): void {
+    this.ensureRestored(p).catch((error: unknown) => {
+      this.options.log.error({ partition: p, err: error, retryInMs: retryMs }, 'cluster: restoring a partition failed; retrying');
+      const retry = setTimeout(() => {
+        if (!this.stopping && this.assigned.has(p) && !this.restored.has(p)) this.restoreNow(p, Math.min(RESTORE_RETRY_MAX_MS, retryMs * 2));
+      }, retryMs);
+      retry.unref();
+    });
   }
 
   /** the partition's workloads imported from the state topic (once per assignment) */

@@ -17,7 +17,7 @@ import { expect } from 'chai';
 import { partitionOf } from '../../../api-server/src/cluster/workload-partition.js';
 import { startReceiver } from '../../support/http-receiver.js';
 import { startKafkaBroker, type KafkaBroker } from '../../support/kafka-broker.js';
-import { startReplica, type ReplicaProcess } from '../../support/replica-process.js';
+import { clusterConfigLines, startReplica, type ReplicaProcess } from '../../support/replica-process.js';
 import { postRupturingHistory } from '../../support/rupture-history.js';
 import { eventually } from '../../support/service.js';
 import { makeTempDir } from '../../support/temp-dir.js';
@@ -113,18 +113,7 @@ describe('cluster mode: actions, KPI history and explain records across three re
           'namespace_allowlist: [act]',
           'actions:',
           `  webhook_url: ${receiver.url}/execute`,
-          'cluster:',
-          '  enabled: true',
-          `  brokers: ["${broker.bootstrap}"]`,
-          `  replica_id: replica-${i}`,
-          `  group: analysers-${suffix}`,
-          `  partitions: ${PARTITIONS}`,
-          '  checkpoint_seconds: 1',
-          '  topics:',
-          `    telemetry: telemetry-${suffix}`,
-          `    state: state-${suffix}`,
-          `    control: control-${suffix}`,
-          `    history: history-${suffix}`,
+          ...clusterConfigLines({ bootstrap: broker.bootstrap, replica: i, suffix, partitions: PARTITIONS, topics: ['telemetry', 'state', 'control', 'history'] }),
         ].join('\n') + '\n',
       );
       configs.push(config);

@@ -14,7 +14,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { startKafkaBroker, type KafkaBroker } from '../../support/kafka-broker.js';
-import { startReplica, type ReplicaProcess } from '../../support/replica-process.js';
+import { clusterConfigLines, startReplica, type ReplicaProcess } from '../../support/replica-process.js';
 import { eventually } from '../../support/service.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 
@@ -113,16 +113,7 @@ describe('cluster mode: three replicas on Kafka partitions', function () {
         [
           'baselines:',
           '  observation_window: 100',
-          'cluster:',
-          '  enabled: true',
-          `  brokers: ["${broker.bootstrap}"]`,
-          `  replica_id: replica-${i}`,
-          `  group: analysers-${suffix}`,
-          `  partitions: ${PARTITIONS}`,
-          '  checkpoint_seconds: 1',
-          '  topics:',
-          `    telemetry: telemetry-${suffix}`,
-          `    state: state-${suffix}`,
+          ...clusterConfigLines({ bootstrap: broker.bootstrap, replica: i, suffix, partitions: PARTITIONS, topics: ['telemetry', 'state'] }),
         ].join('\n') + '\n',
       );
       configs.push(config);
