@@ -5,7 +5,7 @@
  */
 import { SlidingRegression } from '../regression/sliding-regression.js';
 import { SortedWindow } from './sorted-window.js';
-import { grownCapacity } from '../windows/grown-capacity.js';
+import { grownArray, grownCapacity } from '../windows/grown-capacity.js';
 
 export const STEP_SECONDS = 15;
 
@@ -155,11 +155,7 @@ export class HoltWintersModel {
     this.n += 1;
     this.last = y;
     if (this.n <= p) {
-      if (this.n > this.season.length) {
-        const grown = new Float64Array(grownCapacity(this.season.length, p));
-        grown.set(this.season);
-        this.season = grown;
-      }
+      if (this.n > this.season.length) this.season = grownArray(this.season, p);
       this.season[this.n - 1] = y;
       this.bufferSum += y;
       if (this.n === p) {

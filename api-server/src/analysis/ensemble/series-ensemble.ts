@@ -16,7 +16,7 @@ import type { SlidingRegression } from '../regression/sliding-regression.js';
 import { AriModel, CaIlrModel, EwmaModel, HoltWintersModel, MedianModel } from './models.js';
 import type { SortedWindow } from './sorted-window.js';
 import { ModelErrors } from './model-errors.js';
-import { grownCapacity } from '../windows/grown-capacity.js';
+import { grownArray, grownCapacity } from '../windows/grown-capacity.js';
 
 export const MODEL_NAMES = ['ca_ilr', 'arima', 'holt_winters', 'mad', 'ewma'] as const;
 export type ModelName = (typeof MODEL_NAMES)[number];
@@ -122,11 +122,7 @@ export class SeriesEnsemble {
     this.evicted = this.mad.update(y);
     this.ewma.update(y);
     const slot = this.points % REPLAY_POINTS;
-    if (slot >= this.recentX.length) {
-      const grown = new Float64Array(grownCapacity(this.recentX.length, REPLAY_POINTS));
-      grown.set(this.recentX);
-      this.recentX = grown;
-    }
+    if (slot >= this.recentX.length) this.recentX = grownArray(this.recentX, REPLAY_POINTS);
     this.recentX[slot] = xSeconds;
     this.lastY = y;
     this.points += 1;

@@ -49,12 +49,14 @@ export class SortedWindow {
       }
       return old;
     }
+    // filling: nothing evicted yet, so the ring is the prefix [0, n)
     if (this.n === this.room) this.grow();
-    this.data[this.n] = v;
-    const sorted = this.data;
+    const filling = this.data;
+    const room = this.room;
+    filling[this.n] = v;
     const at = this.lowerBound(v);
-    sorted.copyWithin(this.room + at + 1, this.room + at, this.room + this.n);
-    sorted[this.room + at] = v;
+    filling.copyWithin(room + at + 1, room + at, room + this.n);
+    filling[room + at] = v;
     this.n += 1;
     return Number.NaN;
   }

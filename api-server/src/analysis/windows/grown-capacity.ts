@@ -9,3 +9,10 @@ export const FIRST_ROOM = 16;
 export function grownCapacity(room: number, capacity: number): number {
   return Math.min(capacity, room === 0 ? FIRST_ROOM : room * 2);
 }
+
+/** a copy of `a` in the next storage size for a window of `capacity` (a linear, unwrapped prefix) */
+export function grownArray(a: Float64Array, capacity: number): Float64Array<ArrayBuffer> {
+  const grown = new Float64Array(grownCapacity(a.length, capacity));
+  grown.set(a);
+  return grown;
+}
