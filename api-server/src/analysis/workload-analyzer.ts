@@ -94,6 +94,8 @@ interface MetricWindows {
   burst: SlidingRegression;
   stable: SlidingRegression;
   last: number;
+  /** the input series' own lines, which observe pushes (a series is never dropped) */
+  shared: boolean;
 }
 
 function emptySources(): SourceRatios {
@@ -414,9 +416,9 @@ export class WorkloadAnalyzer {
         // moments make them continue bit for bit
         const lines = w.shareableLines(name);
         if (lines !== undefined && lines.burst.adoptMoments(burst) && lines.stable.adoptMoments(stable)) {
-          w.windows.set(name, { burst: lines.burst, stable: lines.stable, last });
+          w.windows.set(name, { burst: lines.burst, stable: lines.stable, last, shared: true });
         } else {
-          w.windows.set(name, { burst: SlidingRegression.fromJSON(burst), stable: SlidingRegression.fromJSON(stable), last });
+          w.windows.set(name, { burst: SlidingRegression.fromJSON(burst), stable: SlidingRegression.fromJSON(stable), last, shared: false });
         }
       }
       if (s.logCounter !== null) {
@@ -458,18 +460,18 @@ export class WorkloadAnalyzer {
    */
   private pushWindow(name: string, x: number, y: number): void {
     let w = this.windows.get(name);
-    const shared = this.shareableLines(name);
-    if (shared !== undefined) {
-      if (w === undefined || w.burst !== shared.burst) {
-        // first sight, or windows restored on their own: the series' lines hold the same points
-        w = { burst: shared.burst, stable: shared.stable, last: y };
-        this.windows.set(name, w);
-      }
+    if (w?.shared === true) {
       w.last = y;
       return;
     }
+    const lines = this.shareableLines(name);
+    if (lines !== undefined) {
+      // first sight, or windows restored on their own: the series' lines hold the same points
+      this.windows.set(name, { burst: lines.burst, stable: lines.stable, last: y, shared: true });
+      return;
+    }
     if (w === undefined) {
-      w = { burst: new SlidingRegression(this.config.burstWindow), stable: new SlidingRegression(this.config.stableWindow), last: y };
+      w = { burst: new SlidingRegression(this.config.burstWindow), stable: new SlidingRegression(this.config.stableWindow), last: y, shared: false };
       this.windows.set(name, w);
     }
     w.burst.push(x, y);
