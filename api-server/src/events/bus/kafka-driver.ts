@@ -16,6 +16,7 @@
  * that one number is the whole de-duplication state. A new producer with the same transactional
  * id also fences the old one and aborts its open transaction (Kafka's own guarantee).
  */
+import { randomBytes } from 'node:crypto';
 import { Admin, Consumer, FetchIsolationLevels, Producer, stringDeserializers, stringSerializers, type MessagesStream } from '@platformatic/kafka';
 import type { Envelope } from '../envelope.js';
 import type { BusDriver } from './bus-driver.js';
@@ -39,6 +40,10 @@ function closeQuietly(client: { close(force?: boolean): Promise<void> } | undefi
 
 /** How far back from the end of a partition the read-back looks for the last envelope. */
 const TAIL_RECORDS = 512n;
+/** Fetch answers in a row without a record after which the read-back has caught up. */
+const EMPTY_FETCHES = 3;
+/** The read-back fails after this many request time-outs. */
+const READBACK_TIMEOUT_FACTOR = 4;
 
 export class KafkaBusDriver implements BusDriver {
   readonly name = 'kafka';
@@ -56,8 +61,7 @@ export class KafkaBusDriver implements BusDriver {
   async connect(): Promise<void> {
     await this.close();
     await this.ensureTopic();
-    this.committedSeq = Math.max(this.committedSeq, await this.readCommittedTail());
-    this.producer = new Producer({
+    const producer = new Producer({
       clientId: this.options.clientId ?? 'faultline-api-server',
       bootstrapBrokers: this.options.brokers,
       idempotent: true,
@@ -73,8 +77,41 @@ export class KafkaBusDriver implements BusDriver {
       retryDelay: 200,
       autocreateTopics: false,
     });
+    try {
+      await this.fenceEarlierIncarnations(producer);
+      this.committedSeq = Math.max(this.committedSeq, await this.readCommittedTail());
+    } catch (error) {
+      await closeQuietly(producer, true);
+      throw error;
+    }
+    this.producer = producer;
     this.ok = true;
     this.options.logger?.info({ brokers: this.options.brokers, topic: this.options.topic, committed_seq: this.committedSeq }, 'Kafka producer ready');
+  }
+
+  /**
+   * Registers this producer under the transactional id before the tail is read. A commit answer
+   * only says the coordinator logged the decision; the commit markers reach the partition a
+   * little later, and until then a read_committed reader does not see the records. The
+   * coordinator answers InitProducerId only once an earlier incarnation's transaction is
+   * complete (committed with its markers written, or aborted), so after it the committed tail
+   * holds everything this id ever committed. Beginning a transaction is what makes the client
+   * send InitProducerId; nothing is added to it, so it is dropped locally.
+   */
+  private async fenceEarlierIncarnations(producer: KafkaProducer): Promise<void> {
+    const deadline = Date.now() + READBACK_TIMEOUT_FACTOR * this.timeoutMs();
+    for (;;) {
+      try {
+        const transaction = await producer.beginTransaction();
+        await transaction.cancel();
+        return;
+      } catch (error) {
+        // CONCURRENT_TRANSACTIONS while the earlier transaction completes outlasts the client's
+        // own retries on a loaded broker
+        if (!/CONCURRENT_TRANSACTIONS|concurrent operation/i.test(describeError(error)) || Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
   }
 
   async publish(envelopes: readonly Envelope[]): Promise<void> {
@@ -135,7 +172,7 @@ export class KafkaBusDriver implements BusDriver {
       const topics = await admin.listTopics();
       if (!topics.includes(this.options.topic)) {
         await admin.createTopics({ topics: [this.options.topic], partitions: 1, replicas: 1 }).catch((error: unknown) => {
-          if (!/already exists/i.test(String(error instanceof Error ? `${error.message} ${JSON.stringify((error as Error & { errors?: unknown }).errors ?? '')}` : error))) throw error;
+          if (!/already exists/i.test(describeError(error))) throw error;
         });
       }
     } finally {
@@ -147,7 +184,9 @@ export class KafkaBusDriver implements BusDriver {
   private async readCommittedTail(): Promise<number> {
     const consumer = new Consumer({
       clientId: 'faultline-api-server-readback',
-      groupId: `faultline-readback-${this.options.transactionalId}`,
+      // the client joins its group even for manual reads; a group of its own per read, so a member
+      // left behind by an earlier incarnation (force-closed, or SIGKILLed) never holds the join up
+      groupId: `faultline-readback-${this.options.transactionalId}-${randomBytes(6).toString('hex')}`,
       bootstrapBrokers: this.options.brokers,
       deserializers: stringDeserializers,
       timeout: this.timeoutMs(),
@@ -178,35 +217,38 @@ export class KafkaBusDriver implements BusDriver {
       const pending = new Map(remaining.map((o) => [o.partition, o.end]));
       const active = stream;
       await new Promise<void>((resolve, reject) => {
-        // done when every partition's last committed record is read, or nothing more comes
-        // (an aborted transaction at the tail leaves nothing visible after the last commit)
-        let idle: NodeJS.Timeout | undefined;
-        const finish = (): void => {
-          clearTimeout(idle);
+        // Done when every partition's last committed record is read, or when the fetches have
+        // caught up: EMPTY_FETCHES fetch answers in a row without a record (an aborted transaction
+        // at the tail leaves nothing visible after the last commit). Counting answers, not
+        // wall-clock idleness, keeps a slow first fetch (a loaded broker, a cold JVM) from ending
+        // the read early with a seq that is too low, which would let a retry publish duplicates.
+        // No answer by the deadline fails the connect; the caller retries it.
+        let emptyFetches = 0;
+        const settle = (error?: Error): void => {
           clearTimeout(deadline);
           active.removeAllListeners('data');
-          resolve();
+          active.removeAllListeners('fetch');
+          if (error === undefined) resolve();
+          else reject(error);
         };
-        const deadline = setTimeout(finish, this.timeoutMs() * 2);
-        const rearm = (): void => {
-          clearTimeout(idle);
-          idle = setTimeout(finish, 1_500);
-        };
-        rearm();
+        const deadline = setTimeout(
+          () => settle(new Error(`reading the committed tail of ${this.options.topic} did not finish within ${READBACK_TIMEOUT_FACTOR * this.timeoutMs()} ms`)),
+          READBACK_TIMEOUT_FACTOR * this.timeoutMs(),
+        );
+        active.on('fetch', () => {
+          emptyFetches += 1;
+          if (emptyFetches > EMPTY_FETCHES) settle();
+        });
         active.on('data', (message: { value: string | undefined; partition: number; offset: bigint }) => {
+          emptyFetches = 0;
           const seq = seqOf(message.value);
           if (seq > highest) highest = seq;
           const end = pending.get(message.partition);
           // the last data record of a committed transaction sits right before its commit marker
           if (end !== undefined && message.offset + 2n >= end) pending.delete(message.partition);
-          if (pending.size === 0) finish();
-          else rearm();
+          if (pending.size === 0) settle();
         });
-        active.once('error', (error: unknown) => {
-          clearTimeout(idle);
-          clearTimeout(deadline);
-          reject(error instanceof Error ? error : new Error(String(error)));
-        });
+        active.once('error', (error: unknown) => settle(error instanceof Error ? error : new Error(String(error))));
       });
       return highest;
     } finally {
@@ -224,4 +266,17 @@ function seqOf(value: string | undefined): number {
   } catch {
     return 0;
   }
+}
+
+/** An error's message with those of the errors it wraps and its own fields (the client's api ids). */
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const nested = (error as Error & { errors?: unknown }).errors;
+  let fields = '';
+  try {
+    fields = JSON.stringify(error);
+  } catch {
+    // a circular field: the messages are enough
+  }
+  return `${error.message} ${fields} ${Array.isArray(nested) ? nested.map(describeError).join(' ') : ''}`;
 }
