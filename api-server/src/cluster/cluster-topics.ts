@@ -7,13 +7,12 @@
  * own, and they must agree (a workload's records share a partition number).
  */
 import { Admin } from '@platformatic/kafka';
+import { topicAlreadyExists } from '../events/bus/kafka-errors.js';
 
 export interface TopicLayout {
   partitions: number;
 }
 
-const alreadyExists = (error: unknown): boolean =>
-  /already exists/i.test(error instanceof Error ? `${error.message} ${JSON.stringify((error as Error & { errors?: unknown }).errors ?? '')}` : String(error));
 
 export interface ClusterTopicNames {
   telemetry: string;
@@ -33,14 +32,14 @@ export async function ensureClusterTopics(brokers: string[], names: ClusterTopic
     }));
     if (!existing.has(telemetryTopic)) {
       await admin.createTopics({ topics: [telemetryTopic], partitions, replicas: 1 }).catch((e: unknown) => {
-        if (!alreadyExists(e)) throw e;
+        if (!topicAlreadyExists(e)) throw e;
       });
     }
     if (!existing.has(stateTopic)) {
       await admin
         .createTopics({ topics: [stateTopic], partitions, replicas: 1, configs: [{ name: 'cleanup.policy', value: 'compact' }] })
         .catch((e: unknown) => {
-          if (!alreadyExists(e)) throw e;
+          if (!topicAlreadyExists(e)) throw e;
         });
     }
     if (!existing.has(controlTopic)) {
@@ -48,7 +47,7 @@ export async function ensureClusterTopics(brokers: string[], names: ClusterTopic
       await admin
         .createTopics({ topics: [controlTopic], partitions: 1, replicas: 1, configs: [{ name: 'cleanup.policy', value: 'compact' }] })
         .catch((e: unknown) => {
-          if (!alreadyExists(e)) throw e;
+          if (!topicAlreadyExists(e)) throw e;
         });
     }
     if (!existing.has(historyTopic)) {
@@ -63,7 +62,7 @@ export async function ensureClusterTopics(brokers: string[], names: ClusterTopic
           ],
         })
         .catch((e: unknown) => {
-          if (!alreadyExists(e)) throw e;
+          if (!topicAlreadyExists(e)) throw e;
         });
     }
     const metadata = await admin.metadata({ topics: [telemetryTopic, stateTopic, historyTopic] }).catch((e: unknown) => {

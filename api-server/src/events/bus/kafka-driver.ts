@@ -20,6 +20,7 @@ import { randomBytes } from 'node:crypto';
 import { Admin, Consumer, FetchIsolationLevels, Producer, stringDeserializers, stringSerializers, type MessagesStream } from '@platformatic/kafka';
 import type { Envelope } from '../envelope.js';
 import type { BusDriver } from './bus-driver.js';
+import { kafkaErrorText, topicAlreadyExists } from './kafka-errors.js';
 
 export interface KafkaDriverOptions {
   brokers: string[];
@@ -108,7 +109,7 @@ export class KafkaBusDriver implements BusDriver {
       } catch (error) {
         // CONCURRENT_TRANSACTIONS while the earlier transaction completes outlasts the client's
         // own retries on a loaded broker
-        if (!/CONCURRENT_TRANSACTIONS|concurrent operation/i.test(describeError(error)) || Date.now() > deadline) throw error;
+        if (!/CONCURRENT_TRANSACTIONS|concurrent operation/i.test(kafkaErrorText(error)) || Date.now() > deadline) throw error;
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     }
@@ -172,7 +173,7 @@ export class KafkaBusDriver implements BusDriver {
       const topics = await admin.listTopics();
       if (!topics.includes(this.options.topic)) {
         await admin.createTopics({ topics: [this.options.topic], partitions: 1, replicas: 1 }).catch((error: unknown) => {
-          if (!/already exists/i.test(describeError(error))) throw error;
+          if (!topicAlreadyExists(error)) throw error;
         });
       }
     } finally {
@@ -266,17 +267,4 @@ function seqOf(value: string | undefined): number {
   } catch {
     return 0;
   }
-}
-
-/** An error's message with those of the errors it wraps and its own fields (the client's api ids). */
-function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const nested = (error as Error & { errors?: unknown }).errors;
-  let fields = '';
-  try {
-    fields = JSON.stringify(error);
-  } catch {
-    // a circular field: the messages are enough
-  }
-  return `${error.message} ${fields} ${Array.isArray(nested) ? nested.map(describeError).join(' ') : ''}`;
 }
