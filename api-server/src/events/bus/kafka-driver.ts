@@ -11,8 +11,9 @@
  * publish call is one transaction, committed before the call resolves, aborted when anything
  * fails. A retry of the same envelopes must not double them even when a commit succeeded but its
  * answer was lost, or the process died before it stored its cursor: on every connect the driver
- * reads the committed tail of each partition (read_committed) and remembers the highest envelope
- * `seq` there; envelopes at or below it are skipped. Envelope sequences increase strictly, so
+ * first registers its transactional id (so an earlier incarnation's last transaction is complete,
+ * markers included), then reads the committed tail of each partition (read_committed) and
+ * remembers the highest envelope `seq` there; envelopes at or below it are skipped. Envelope sequences increase strictly, so
  * that one number is the whole de-duplication state. A new producer with the same transactional
  * id also fences the old one and aborts its open transaction (Kafka's own guarantee).
  */
