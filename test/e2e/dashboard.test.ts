@@ -14,6 +14,8 @@ import { build } from 'vite';
 import type { TestService } from '../support/service.js';
 import { eventually, startTestService } from '../support/service.js';
 import { makeTempDir } from '../support/temp-dir.js';
+import { otlpLogs, otlpMetrics } from '../support/otlp-builders.js';
+import { patternSample } from '../../api-server/src/simulation/patterns.js';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -21,6 +23,28 @@ const KEY = 'e2e-dashboard-key';
 const WORKLOAD = 'demo/Deployment/payment-api';
 const DIST = resolve('dashboard', 'dist');
 const SHOTS = resolve('test-output', 'screenshots');
+
+/**
+ * The hour before now as `/sim/inject` backfills it for cascade-failure: its calm start (k = 0,
+ * seeded noise) every 5 s, with 10 INFO log lines each, over OTLP.
+ */
+async function postCalmHour(svc: TestService, r: { namespace: string; deployment: string }): Promise<void> {
+  let seed = 42;
+  const noise = (): number => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return seed / 2_147_483_648;
+  };
+  const series: Record<string, [number, number][]> = {};
+  const lines: { t: number; severity: number; text: string }[] = [];
+  const now = Date.now();
+  for (let i = 720; i >= 1; i -= 1) {
+    const t = now - i * 5_000;
+    for (const [name, value] of Object.entries(patternSample('cascade-failure', 0, noise))) (series[name] ??= []).push([t, value]);
+    for (let k = 0; k < 10; k += 1) lines.push({ t: t + k, severity: 9, text: 'simulated request served' });
+  }
+  expect((await svc.post('/v1/metrics', otlpMetrics(r, series), svc.otlp)).status).to.equal(200);
+  expect((await svc.post('/v1/logs', otlpLogs(r, lines), svc.otlp)).status).to.equal(200);
+}
 
 async function gzippedBytes(dir: string): Promise<number> {
   let total = 0;
@@ -93,21 +117,31 @@ describe('dashboard in headless Chromium against the real service', function () 
   });
 
   it('the fleet view lists the simulated workload and turns its colour when it ruptures', async () => {
-    const injected = await svc.post('/sim/inject', { pattern: 'cascade-failure', host: 'demo/payment-api', duration_minutes: 10 });
-    expect(injected.status).to.equal(202);
+    // The cascade raises errors from its 5th tick (25 s in). On a loaded machine the first poll
+    // that lists the tile can come later than that, so the calm hour comes first, as the
+    // injection's own backfill would write it; the tile is seen normal before the pattern starts.
+    await postCalmHour(svc, { namespace: 'demo', deployment: 'payment-api' });
     const tile = page.locator(`li.tile[data-key="${WORKLOAD}"]`);
-    await tile.waitFor({ timeout: 30_000 });
-    // the hour of calm backfill is calibrated and normal; the cascade then moves the tile out of
-    // the normal band. Every band the tile shows is recorded, so a failure says what it saw.
+    await tile.waitFor({ timeout: 60_000 });
+    // Every band the tile shows is recorded, so a failure says what it saw.
     const seen: string[] = [];
     let colourBefore: string | null = null;
     let colourAfter: string | null = null;
-    const after = await eventually(async () => {
+    const readTile = async (): Promise<string> => {
       // band and colour read in one step, so a re-render cannot fall between them
       const [band, style] = await tile.evaluate((el) => [el.getAttribute('data-band') ?? 'none', el.getAttribute('style')] as const);
       if (seen.at(-1) !== band) seen.push(band);
       if (band === 'normal') colourBefore = style;
       else colourAfter = style;
+      return band;
+    };
+    await eventually(async () => ((await readTile()) === 'normal' ? true : undefined), 60_000, 'the calm tile to show normal').catch((error: unknown) => {
+      throw new Error(`${String(error)}; bands seen: ${seen.join(' → ')}`);
+    });
+    const injected = await svc.post('/sim/inject', { pattern: 'cascade-failure', host: 'demo/payment-api', duration_minutes: 10 });
+    expect(injected.status).to.equal(202);
+    const after = await eventually(async () => {
+      const band = await readTile();
       return colourBefore !== null && band !== 'normal' ? band : undefined;
     }, 150_000, 'the tile to show normal, then leave the normal band').catch((error: unknown) => {
       throw new Error(`${String(error)}; bands seen: ${seen.join(' → ')}`);
