@@ -27,11 +27,18 @@
  * profile means the same at the service's 15-second buckets as at NAB's 5-minute rows; a slot is
  * used from its third point on. Windows and the decay count points (analytics.md §5.6).
  *
- * Memory: one buffer per series (7 116 bytes) seen as 28 Float64 scalars, 1 204 Float32 values
- * (profile slots with mean, deviation and count side by side, range blocks, dispersion ring) and
- * 519 Int32 (context table and the last 7 levels); all persist with `toJSON` (version 2) and come
- * back with `fromJSON`.
+ * Memory: one chunk per series (7 116 bytes, padded to 7 120) of a shared slab (novelty-slab.ts:
+ * pages of 256 chunks, each page one ArrayBuffer), so a series' state is no JS heap object of its
+ * own. A chunk holds 28 Float64 scalars, 1 204 Float32 values (profile slots with mean, deviation
+ * and count side by side, range blocks, dispersion ring) and 519 Int32 (context table and the last
+ * 7 levels); all persist with `toJSON` (version 2) and come back with `fromJSON`.
+ *
+ * Two APIs over the same state: functions over chunk ids (`allocateNovelty`, `observeNovelty`, ...,
+ * `releaseNovelty`) for an owner of many series that releases their chunks itself, and the
+ * `NoveltyScore` class, a thin wrapper whose chunk is released when it is garbage collected.
  */
+
+import { ChunkSlab, SLAB_PAGE_BITS, SLAB_PAGE_MASK } from './novelty-slab.js';
 
 export const NOVELTY = {
   warmupPoints: 300,
@@ -116,305 +123,31 @@ const C_RING_SIZE = NOVELTY.contextOrders + 1;
 const I32_SIZE = C_RING + C_RING_SIZE;
 const STATE_VERSION = 2;
 
-const ratioScore = (d: number, h: number): number => {
-  if (!(d > 0) || !Number.isFinite(h)) return 0;
-  const e = d / (h + 1e-9);
-  return e / (1 + e);
-};
 
-export class NoveltyScore {
-  private readonly f: Float32Array;
-  private readonly s: Float64Array;
-  private readonly c: Int32Array;
+// a chunk: the scalars first (for their 8-byte alignment), then the Float32 and the Int32 state,
+// padded to a multiple of 8 bytes
+const F32_AT_BYTE = F64_SIZE * 8;
+const I32_AT_BYTE = F32_AT_BYTE + F32_SIZE * 4;
+const CHUNK_BYTES = Math.ceil((I32_AT_BYTE + I32_SIZE * 4) / 8) * 8;
+/** the Float32 and Int32 parts' element offsets in a chunk */
+const F32_AT = F32_AT_BYTE / 4;
+const I32_AT = I32_AT_BYTE / 4;
 
-  /** a fresh score, or the views of `restored` (from fromJSON) */
-  constructor(restored?: { f: Float32Array; s: Float64Array; c: Int32Array }) {
-    const state = restored ?? NoveltyScore.allocate();
-    this.f = state.f;
-    this.s = state.s;
-    this.c = state.c;
-    if (restored === undefined) {
-      NoveltyScore.freshProfiles(this.f);
-      NoveltyScore.freshScalars(this.s);
-    }
-  }
+const slab = new ChunkSlab(CHUNK_BYTES);
+const F64_STRIDE = slab.f64Stride;
+const F32_STRIDE = slab.f32Stride;
+const pagesF64 = slab.f64;
+const pagesF32 = slab.f32;
+const pagesI32 = slab.i32;
 
-  /** the three state arrays as views of one buffer (scalars first, for their 8-byte alignment) */
-  private static allocate(): { f: Float32Array; s: Float64Array; c: Int32Array } {
-    const buffer = new ArrayBuffer(F64_SIZE * 8 + F32_SIZE * 4 + I32_SIZE * 4);
-    return {
-      s: new Float64Array(buffer, 0, F64_SIZE),
-      f: new Float32Array(buffer, F64_SIZE * 8, F32_SIZE),
-      c: new Int32Array(buffer, F64_SIZE * 8 + F32_SIZE * 4, I32_SIZE),
-    };
-  }
-
-  private static freshProfiles(f: Float32Array): void {
-    for (let k = 0; k < NOVELTY.daySlots; k += 1) f[DAY + SLOT_SIZE * k + SLOT_MEAN] = NaN;
-    for (let k = 0; k < NOVELTY.weekSlots; k += 1) f[WEEK + SLOT_SIZE * k + SLOT_MEAN] = NaN;
-  }
-
-  private static freshScalars(s: Float64Array): void {
-    s[S_LAST_X] = NaN;
-    s[S_OPEN_MAX] = -Infinity;
-    s[S_OPEN_MIN] = Infinity;
-    s[S_H_DISP] = NaN;
-    s[S_H_DAY] = NaN;
-    s[S_H_WEEK] = NaN;
-    s[S_LAST_HOLD] = -1e12;
-    s[S_Q_MIN] = Infinity;
-    s[S_Q_MAX] = -Infinity;
-    s[S_H_CTX] = NaN;
-    s[S_LONGEST_RUN] = NaN;
-    s[S_PREV_Y] = NaN;
-  }
-
-  /**
-   * Scores `y` at `atSeconds` (sample time, epoch seconds for the day/week slots). `median`: the
-   * median of the series' recent window, NaN while that window is not full (no dispersion yet).
-   * Non-finite y or time: 0 and nothing learned.
-   */
-  observe(y: number, atSeconds: number, median: number): number {
-    if (!Number.isFinite(y) || !Number.isFinite(atSeconds)) return 0;
-    const s = this.s;
-    const i = s[S_POINTS] as number;
-
-    const dRange = this.rangeDeparture(y);
-    const dDisp = this.dispersion(y, median);
-    const lastX = s[S_LAST_X] as number;
-    const dtSteps = Number.isFinite(lastX) && atSeconds > lastX ? (atSeconds - lastX) / NOVELTY.slotRateSeconds : 1;
-    const rate = Math.min(1, 1 - Math.pow(1 - NOVELTY.slotRate, dtSteps));
-    const daySlot = Math.floor((((atSeconds % DAY_S) + DAY_S) % DAY_S) / (DAY_S / NOVELTY.daySlots));
-    const weekSlot = Math.floor(((((atSeconds + WEEK_SHIFT_S) % WEEK_S) + WEEK_S) % WEEK_S) / (WEEK_S / NOVELTY.weekSlots));
-    const dDay = this.profileDeparture(y, DAY + SLOT_SIZE * daySlot, S_DAY_DEV, rate);
-    const dWeek = this.profileDeparture(y, WEEK + SLOT_SIZE * weekSlot, S_WEEK_DEV, rate);
-    const ctxMean = (s[S_CTX_MEAN] as number) + (this.unseenContexts(y, i) - (s[S_CTX_MEAN] as number)) / NOVELTY.contextMeanPoints;
-    s[S_CTX_MEAN] = ctxMean;
-    const dRun = this.runExcess(y);
-
-    let best = 0;
-    if (i >= NOVELTY.warmupPoints) {
-      s[S_EXPERTS] = dRange > 0 ? dRange / (dRange + NOVELTY.rangeScale) : 0;
-      s[S_EXPERTS + 1] = ratioScore(dDisp, s[S_H_DISP] as number);
-      s[S_EXPERTS + 2] = ratioScore(dDay, s[S_H_DAY] as number);
-      s[S_EXPERTS + 3] = ratioScore(dWeek, s[S_H_WEEK] as number);
-      s[S_EXPERTS + 4] = ratioScore(ctxMean, s[S_H_CTX] as number);
-      s[S_EXPERTS + 5] = dRun > 0 ? dRun / (dRun + NOVELTY.rangeScale) : 0;
-      for (let k = 0; k < EXPERTS; k += 1) best = Math.max(best, s[S_EXPERTS + k] as number);
-    }
-    s[S_H_DISP] = decayMax(s[S_H_DISP] as number, dDisp);
-    s[S_H_DAY] = decayMax(s[S_H_DAY] as number, dDay);
-    s[S_H_WEEK] = decayMax(s[S_H_WEEK] as number, dWeek);
-    s[S_H_CTX] = decayMax(s[S_H_CTX] as number, ctxMean);
-
-    // suppression of repeats
-    const sinceHold = i - (s[S_LAST_HOLD] as number);
-    if (sinceHold > NOVELTY.suppressPoints) s[S_HOLD_SCORE] = 0;
-    const out = best > (s[S_HOLD_SCORE] as number) || sinceHold > NOVELTY.suppressPoints ? best : 0;
-    if (out > 0 && best >= NOVELTY.suppressFrom) {
-      s[S_LAST_HOLD] = i;
-      s[S_HOLD_SCORE] = best;
-    }
-
-    this.pushRange(y);
-    s[S_LAST_X] = atSeconds;
-    s[S_POINTS] = i + 1;
-    return out;
-  }
-
-  /** the last point's expert scores before suppression (0 while warming up), for evaluation */
-  expertScores(): { range: number; dispersion: number; day: number; week: number; context: number; run: number } {
-    const s = this.s;
-    return {
-      range: s[S_EXPERTS] as number,
-      dispersion: s[S_EXPERTS + 1] as number,
-      day: s[S_EXPERTS + 2] as number,
-      week: s[S_EXPERTS + 3] as number,
-      context: s[S_EXPERTS + 4] as number,
-      run: s[S_EXPERTS + 5] as number,
-    };
-  }
-
-  /**
-   * Context expert (after CAD OSE): y is quantised into contextLevels levels of [min, max] seen so
-   * far; the contexts ending at this point are its last 2, 3, ..., contextOrders + 1 quantised
-   * values. Returns the fraction of them not in the table of seen contexts, then remembers them.
-   * The table is direct-mapped (a slot holds the hash of the last context that fell in it), so
-   * memory is fixed and contexts not met for a while are forgotten when others take their slot.
-   */
-  private unseenContexts(y: number, i: number): number {
-    const s = this.s;
-    const c = this.c;
-    if (y < (s[S_Q_MIN] as number)) s[S_Q_MIN] = y;
-    if (y > (s[S_Q_MAX] as number)) s[S_Q_MAX] = y;
-    const lo = s[S_Q_MIN] as number;
-    const span = (s[S_Q_MAX] as number) - lo;
-    const levels = NOVELTY.contextLevels;
-    const level = Math.floor(((y - lo) / span) * levels);
-    // one level while the span is 0, and a defined one should the span overflow
-    const q = level >= 0 ? Math.min(levels - 1, level) : 0;
-    c[C_RING + (i % C_RING_SIZE)] = q;
-    if (i < NOVELTY.contextOrders) return 0;
-    let h = Math.imul(q + 1, 0x9e3779b1);
-    let unseen = 0;
-    for (let k = 1; k <= NOVELTY.contextOrders; k += 1) {
-      // the context of length k + 1: the previous one extended by the value k points back
-      h = Math.imul(h ^ ((c[C_RING + ((i - k) % C_RING_SIZE)] as number) + 1 + (k << 8)), 0x85ebca6b);
-      h ^= h >>> 13;
-      h = Math.imul(h, 0xc2b2ae35);
-      h ^= h >>> 16;
-      const key = h === 0 ? 1 : h;
-      const slot = C_KEY + ((key >>> 0) % NOVELTY.contextSlots);
-      if (c[slot] !== key) {
-        unseen += 1;
-        c[slot] = key;
-      }
-    }
-    return unseen / NOVELTY.contextOrders;
-  }
-
-  /**
-   * Run expert: how much longer than the longest earlier run (>= runMinPoints) the current run of
-   * one exact value is, in units of that run, at the one point where it first exceeds it by
-   * runExcess (a stuck value reported once); 0 elsewhere.
-   */
-  private runExcess(y: number): number {
-    const s = this.s;
-    const prev = s[S_RUN] as number;
-    let longest = s[S_LONGEST_RUN] as number;
-    let run = 0;
-    if (y === s[S_PREV_Y]) run = prev + 1;
-    else if (prev > 0 && !(prev <= longest)) longest = prev;
-    s[S_RUN] = run;
-    s[S_LONGEST_RUN] = longest;
-    s[S_PREV_Y] = y;
-    if (!(longest >= NOVELTY.runMinPoints)) return 0;
-    const excess = (run - longest) / longest;
-    const before = (run - 1 - longest) / longest;
-    return excess > NOVELTY.runExcess && !(before > NOVELTY.runExcess) ? excess : 0;
-  }
-
-  /** outside the previous points' [min, max], in units of that range; 0 inside or without history */
-  private rangeDeparture(y: number): number {
-    const f = this.f;
-    const s = this.s;
-    let hi = s[S_OPEN_MAX] as number;
-    let lo = s[S_OPEN_MIN] as number;
-    const blocks = s[S_BLOCKS] as number;
-    for (let b = 0; b < blocks; b += 1) {
-      const mx = f[B_MAX + b] as number;
-      const mn = f[B_MIN + b] as number;
-      if (mx > hi) hi = mx;
-      if (mn < lo) lo = mn;
-    }
-    if (!(hi >= lo)) return 0;
-    const range = Math.max(hi - lo, 1e-9 + Math.abs(hi) * 1e-6);
-    if (y > hi) return (y - hi) / range;
-    if (y < lo) return (lo - y) / range;
-    return 0;
-  }
-
-  private pushRange(y: number): void {
-    const f = this.f;
-    const s = this.s;
-    if (y > (s[S_OPEN_MAX] as number)) s[S_OPEN_MAX] = y;
-    if (y < (s[S_OPEN_MIN] as number)) s[S_OPEN_MIN] = y;
-    // the open block closes after rangeBlockPoints points and replaces the oldest closed one
-    if (((s[S_POINTS] as number) + 1) % NOVELTY.rangeBlockPoints !== 0) return;
-    const blocks = s[S_BLOCKS] as number;
-    let slot: number;
-    if (blocks < NOVELTY.rangeBlocks) {
-      slot = blocks;
-      s[S_BLOCKS] = blocks + 1;
-    } else {
-      slot = s[S_BLOCK_HEAD] as number;
-      s[S_BLOCK_HEAD] = (slot + 1) % NOVELTY.rangeBlocks;
-    }
-    f[B_MAX + slot] = s[S_OPEN_MAX] as number;
-    f[B_MIN + slot] = s[S_OPEN_MIN] as number;
-    s[S_OPEN_MAX] = -Infinity;
-    s[S_OPEN_MIN] = Infinity;
-  }
-
-  /** mean |y - median| over the last dispersionPoints points (0 until the median is known) */
-  private dispersion(y: number, median: number): number {
-    if (!Number.isFinite(median)) return 0;
-    const f = this.f;
-    const s = this.s;
-    const a = Math.abs(y - median);
-    const count = s[S_V_COUNT] as number;
-    const slot = V_RING + (count % NOVELTY.dispersionPoints);
-    let sum = s[S_V_SUM] as number;
-    if (count >= NOVELTY.dispersionPoints) sum -= f[slot] as number;
-    f[slot] = a;
-    sum += f[slot] as number; // the stored (Float32) value, so the sum cancels exactly on eviction
-    s[S_V_COUNT] = count + 1;
-    // recompute from the ring now and then to bound rounding drift
-    if ((count + 1) % 4096 === 0) {
-      sum = 0;
-      for (let k = 0; k < NOVELTY.dispersionPoints; k += 1) sum += f[V_RING + k] as number;
-    }
-    s[S_V_SUM] = sum;
-    return sum / Math.min(count + 1, NOVELTY.dispersionPoints);
-  }
-
-  /** departure from a profile slot, then the slot (and the series deviation) learn y */
-  private profileDeparture(y: number, slotAt: number, seriesDevAt: number, rate: number): number {
-    const meanAt = slotAt + SLOT_MEAN;
-    const devAt = slotAt + SLOT_DEV;
-    const countAt = slotAt + SLOT_CNT;
-    const f = this.f;
-    const s = this.s;
-    const mean = f[meanAt] as number;
-    const seen = Math.min((f[countAt] as number) + 1, 255);
-    f[countAt] = seen;
-    if (!Number.isFinite(mean)) {
-      f[meanAt] = y;
-      return 0;
-    }
-    const e = Math.abs(y - mean);
-    const d = seen > NOVELTY.slotMinPoints ? e / ((f[devAt] as number) + (s[seriesDevAt] as number) + 1e-9) : 0;
-    f[devAt] = (1 - rate) * (f[devAt] as number) + rate * e;
-    f[meanAt] = (1 - rate) * mean + rate * y;
-    s[seriesDevAt] = (1 - NOVELTY.seriesDeviationRate) * (s[seriesDevAt] as number) + NOVELTY.seriesDeviationRate * e;
-    return Number.isFinite(d) ? d : 0;
-  }
-
-  toJSON(): NoveltyState {
-    return {
-      v: STATE_VERSION,
-      profiles: Buffer.from(this.f.buffer, this.f.byteOffset, this.f.byteLength).toString('base64'),
-      contexts: Buffer.from(this.c.buffer, this.c.byteOffset, this.c.byteLength).toString('base64'),
-      scalars: Array.from(this.s),
-    };
-  }
-
-  /** The saved state, or a fresh score (warming up again) when `state` is absent or not ours. */
-  static fromJSON(state: unknown): NoveltyScore {
-    if (typeof state !== 'object' || state === null) return new NoveltyScore();
-    const st = state as Partial<NoveltyState>;
-    if (st.v !== STATE_VERSION || typeof st.profiles !== 'string' || typeof st.contexts !== 'string') return new NoveltyScore();
-    if (!Array.isArray(st.scalars) || st.scalars.length !== F64_SIZE) return new NoveltyScore();
-    const bytes = Buffer.from(st.profiles, 'base64');
-    const ctxBytes = Buffer.from(st.contexts, 'base64');
-    if (bytes.byteLength !== F32_SIZE * 4 || ctxBytes.byteLength !== I32_SIZE * 4) return new NoveltyScore();
-    const { f, s, c } = NoveltyScore.allocate();
-    new Uint8Array(f.buffer, f.byteOffset, f.byteLength).set(bytes);
-    new Uint8Array(c.buffer, c.byteOffset, c.byteLength).set(ctxBytes);
-    // quantised values outside the levels would be contexts the score never makes
-    for (let k = C_RING; k < I32_SIZE; k += 1) if (!((c[k] as number) >= 0 && (c[k] as number) < NOVELTY.contextLevels)) return new NoveltyScore();
-    for (let k = 0; k < F64_SIZE; k += 1) {
-      const v = st.scalars[k];
-      // NaN and ±Infinity are meaningful sentinels here; JSON turns them into null
-      s[k] = typeof v === 'number' ? v : NaN;
-    }
-    if (!Number.isFinite(s[S_OPEN_MAX] as number)) s[S_OPEN_MAX] = -Infinity;
-    if (!Number.isFinite(s[S_OPEN_MIN] as number)) s[S_OPEN_MIN] = Infinity;
-    if (!Number.isFinite(s[S_Q_MIN] as number)) s[S_Q_MIN] = Infinity;
-    if (!Number.isFinite(s[S_Q_MAX] as number)) s[S_Q_MAX] = -Infinity;
-    if (!Number.isFinite(s[S_POINTS] as number) || !Number.isFinite(s[S_CTX_MEAN] as number) || !Number.isFinite(s[S_RUN] as number)) return new NoveltyScore();
-    return new NoveltyScore({ f, s, c });
-  }
+/** the last point's expert scores before suppression (0 while warming up) */
+export interface NoveltyExperts {
+  range: number;
+  dispersion: number;
+  day: number;
+  week: number;
+  context: number;
+  run: number;
 }
 
 export interface NoveltyState {
@@ -427,6 +160,434 @@ export interface NoveltyState {
   scalars: (number | null)[];
 }
 
+/** A fresh novelty state (warming up) in a chunk of the shared slab: its id. Give it back with releaseNovelty. */
+export function allocateNovelty(): number {
+  const id = slab.allocate();
+  initChunk(id);
+  return id;
+}
+
+/**
+ * Gives chunk `id` back for reuse; the id must not be used afterwards. Throws on an id that is not
+ * allocated (unknown, or released already). Not for the chunk of a NoveltyScore, which releases its own.
+ */
+export function releaseNovelty(id: number): void {
+  slab.release(id);
+}
+
+/** whether `id` is an allocated novelty chunk */
+export function isNoveltyLive(id: number): boolean {
+  return slab.isLive(id);
+}
+
+/** the shared slab's size: pages of 256 chunks, chunks allocated and free, bytes held (off the JS heap) */
+export function noveltySlabStats(): { pages: number; chunksInUse: number; chunksFree: number; bytes: number } {
+  return slab.stats();
+}
+
+/** a fresh state in chunk `id`, which the slab has just zeroed */
+function initChunk(id: number): void {
+  const f = pagesF32[id >>> SLAB_PAGE_BITS] as Float32Array;
+  const s = pagesF64[id >>> SLAB_PAGE_BITS] as Float64Array;
+  const fb = (id & SLAB_PAGE_MASK) * F32_STRIDE + F32_AT;
+  const sb = (id & SLAB_PAGE_MASK) * F64_STRIDE;
+  for (let k = 0; k < NOVELTY.daySlots; k += 1) f[fb + DAY + SLOT_SIZE * k + SLOT_MEAN] = NaN;
+  for (let k = 0; k < NOVELTY.weekSlots; k += 1) f[fb + WEEK + SLOT_SIZE * k + SLOT_MEAN] = NaN;
+  s[sb + S_LAST_X] = NaN;
+  s[sb + S_OPEN_MAX] = -Infinity;
+  s[sb + S_OPEN_MIN] = Infinity;
+  s[sb + S_H_DISP] = NaN;
+  s[sb + S_H_DAY] = NaN;
+  s[sb + S_H_WEEK] = NaN;
+  s[sb + S_LAST_HOLD] = -1e12;
+  s[sb + S_Q_MIN] = Infinity;
+  s[sb + S_Q_MAX] = -Infinity;
+  s[sb + S_H_CTX] = NaN;
+  s[sb + S_LONGEST_RUN] = NaN;
+  s[sb + S_PREV_Y] = NaN;
+}
+
+/** chunk `id` all zero, then fresh */
+function resetChunk(id: number): void {
+  const s = pagesF64[id >>> SLAB_PAGE_BITS] as Float64Array;
+  const sb = (id & SLAB_PAGE_MASK) * F64_STRIDE;
+  s.fill(0, sb, sb + F64_STRIDE);
+  initChunk(id);
+}
+
+const ratioScore = (d: number, h: number): number => {
+  if (!(d > 0) || !Number.isFinite(h)) return 0;
+  const e = d / (h + 1e-9);
+  return e / (1 + e);
+};
+
+/** the last point's step and time and what follows from them: [dt, rate, at, day slot, week slot] (NaN: none yet) */
+const TIME_MEMO = Float64Array.of(NaN, NaN, NaN, NaN, NaN);
+const MEMO_DT = 0;
+const MEMO_RATE = 1;
+const MEMO_AT = 2;
+const MEMO_DAY_SLOT = 3;
+const MEMO_WEEK_SLOT = 4;
+
+/**
+ * Scores `y` at `atSeconds` (sample time, epoch seconds for the day/week slots) in the state of
+ * chunk `id`. `median`: the median of the series' recent window, NaN while that window is not full
+ * (no dispersion yet). Non-finite y or time: 0 and nothing learned. Allocates nothing.
+ * `id` must be allocated (not checked here, the hot path).
+ */
+export function observeNovelty(id: number, y: number, atSeconds: number, median: number): number {
+  if (!Number.isFinite(y) || !Number.isFinite(atSeconds)) return 0;
+  // the page's views and the chunk's offsets in them, once
+  const page = id >>> SLAB_PAGE_BITS;
+  const s = pagesF64[page] as Float64Array;
+  const f = pagesF32[page] as Float32Array;
+  const c = pagesI32[page] as Int32Array;
+  const at = id & SLAB_PAGE_MASK;
+  const sb = at * F64_STRIDE;
+  const fb = at * F32_STRIDE + F32_AT;
+  const cb = at * F32_STRIDE + I32_AT;
+  // counters are integers held in Float64 memory: `| 0` keeps their ring arithmetic in int32 (no fmod)
+  const i = (s[sb + S_POINTS] as number) | 0;
+
+  const dRange = rangeDeparture(f, fb, s, sb, y);
+  const dDisp = dispersion(f, fb, s, sb, y, median);
+  const lastX = s[sb + S_LAST_X] as number;
+  const dtSteps = Number.isFinite(lastX) && atSeconds > lastX ? (atSeconds - lastX) / NOVELTY.slotRateSeconds : 1;
+  // every series of a tick sees the same time and step: the rate and slots of the last point are
+  // reused when they are the same (the same arithmetic on the same input, so the same result)
+  const memo = TIME_MEMO;
+  if (dtSteps !== memo[MEMO_DT]) {
+    memo[MEMO_DT] = dtSteps;
+    memo[MEMO_RATE] = Math.min(1, 1 - Math.pow(1 - NOVELTY.slotRate, dtSteps));
+  }
+  if (atSeconds !== memo[MEMO_AT]) {
+    memo[MEMO_AT] = atSeconds;
+    memo[MEMO_DAY_SLOT] = Math.floor((((atSeconds % DAY_S) + DAY_S) % DAY_S) / (DAY_S / NOVELTY.daySlots));
+    memo[MEMO_WEEK_SLOT] = Math.floor(((((atSeconds + WEEK_SHIFT_S) % WEEK_S) + WEEK_S) % WEEK_S) / (WEEK_S / NOVELTY.weekSlots));
+  }
+  const rate = memo[MEMO_RATE] as number;
+  const daySlot = (memo[MEMO_DAY_SLOT] as number) | 0;
+  const weekSlot = (memo[MEMO_WEEK_SLOT] as number) | 0;
+  const dDay = profileDeparture(f, fb + DAY + SLOT_SIZE * daySlot, s, sb + S_DAY_DEV, y, rate);
+  const dWeek = profileDeparture(f, fb + WEEK + SLOT_SIZE * weekSlot, s, sb + S_WEEK_DEV, y, rate);
+  const ctxMean = (s[sb + S_CTX_MEAN] as number) + (unseenContexts(c, cb, s, sb, y, i) - (s[sb + S_CTX_MEAN] as number)) / NOVELTY.contextMeanPoints;
+  s[sb + S_CTX_MEAN] = ctxMean;
+  const dRun = runExcess(s, sb, y);
+
+  let best = 0;
+  if (i >= NOVELTY.warmupPoints) {
+    s[sb + S_EXPERTS] = dRange > 0 ? dRange / (dRange + NOVELTY.rangeScale) : 0;
+    s[sb + S_EXPERTS + 1] = ratioScore(dDisp, s[sb + S_H_DISP] as number);
+    s[sb + S_EXPERTS + 2] = ratioScore(dDay, s[sb + S_H_DAY] as number);
+    s[sb + S_EXPERTS + 3] = ratioScore(dWeek, s[sb + S_H_WEEK] as number);
+    s[sb + S_EXPERTS + 4] = ratioScore(ctxMean, s[sb + S_H_CTX] as number);
+    s[sb + S_EXPERTS + 5] = dRun > 0 ? dRun / (dRun + NOVELTY.rangeScale) : 0;
+    for (let k = 0; k < EXPERTS; k += 1) best = Math.max(best, s[sb + S_EXPERTS + k] as number);
+  }
+  s[sb + S_H_DISP] = decayMax(s[sb + S_H_DISP] as number, dDisp);
+  s[sb + S_H_DAY] = decayMax(s[sb + S_H_DAY] as number, dDay);
+  s[sb + S_H_WEEK] = decayMax(s[sb + S_H_WEEK] as number, dWeek);
+  s[sb + S_H_CTX] = decayMax(s[sb + S_H_CTX] as number, ctxMean);
+
+  // suppression of repeats
+  const sinceHold = i - (s[sb + S_LAST_HOLD] as number);
+  if (sinceHold > NOVELTY.suppressPoints) s[sb + S_HOLD_SCORE] = 0;
+  const out = best > (s[sb + S_HOLD_SCORE] as number) || sinceHold > NOVELTY.suppressPoints ? best : 0;
+  if (out > 0 && best >= NOVELTY.suppressFrom) {
+    s[sb + S_LAST_HOLD] = i;
+    s[sb + S_HOLD_SCORE] = best;
+  }
+
+  pushRange(f, fb, s, sb, y);
+  s[sb + S_LAST_X] = atSeconds;
+  s[sb + S_POINTS] = i + 1;
+  return out;
+}
+
+/** the last point's expert scores in chunk `id` before suppression (0 while warming up), for evaluation */
+export function noveltyExpertScores(id: number): NoveltyExperts {
+  const s = pagesF64[id >>> SLAB_PAGE_BITS] as Float64Array;
+  const sb = (id & SLAB_PAGE_MASK) * F64_STRIDE;
+  return {
+    range: s[sb + S_EXPERTS] as number,
+    dispersion: s[sb + S_EXPERTS + 1] as number,
+    day: s[sb + S_EXPERTS + 2] as number,
+    week: s[sb + S_EXPERTS + 3] as number,
+    context: s[sb + S_EXPERTS + 4] as number,
+    run: s[sb + S_EXPERTS + 5] as number,
+  };
+}
+
+/** the state of chunk `id`, to persist (version 2) */
+export function noveltyToJSON(id: number): NoveltyState {
+  const page = id >>> SLAB_PAGE_BITS;
+  const s = pagesF64[page] as Float64Array;
+  const sb = (id & SLAB_PAGE_MASK) * F64_STRIDE;
+  const byteAt = slab.byteOffset(id);
+  const scalars: number[] = [];
+  for (let k = 0; k < F64_SIZE; k += 1) scalars.push(s[sb + k] as number);
+  return {
+    v: STATE_VERSION,
+    profiles: Buffer.from(s.buffer, byteAt + F32_AT_BYTE, F32_SIZE * 4).toString('base64'),
+    contexts: Buffer.from(s.buffer, byteAt + I32_AT_BYTE, I32_SIZE * 4).toString('base64'),
+    scalars,
+  };
+}
+
+/**
+ * A new chunk holding the saved state, or a fresh one (warming up again) when `state` is absent or
+ * not ours: its id. Give it back with releaseNovelty.
+ */
+export function noveltyFromJSON(state: unknown): number {
+  const id = slab.allocate();
+  if (!restoreChunk(id, state)) resetChunk(id);
+  return id;
+}
+
+/** writes the saved `state` into the zeroed chunk `id`: false (chunk left dirty) when it is not one */
+function restoreChunk(id: number, state: unknown): boolean {
+  if (typeof state !== 'object' || state === null) return false;
+  const st = state as Partial<NoveltyState>;
+  if (st.v !== STATE_VERSION || typeof st.profiles !== 'string' || typeof st.contexts !== 'string') return false;
+  if (!Array.isArray(st.scalars) || st.scalars.length !== F64_SIZE) return false;
+  const bytes = Buffer.from(st.profiles, 'base64');
+  const ctxBytes = Buffer.from(st.contexts, 'base64');
+  if (bytes.byteLength !== F32_SIZE * 4 || ctxBytes.byteLength !== I32_SIZE * 4) return false;
+  const page = id >>> SLAB_PAGE_BITS;
+  const s = pagesF64[page] as Float64Array;
+  const c = pagesI32[page] as Int32Array;
+  const sb = (id & SLAB_PAGE_MASK) * F64_STRIDE;
+  const cb = (id & SLAB_PAGE_MASK) * F32_STRIDE + I32_AT;
+  const byteAt = slab.byteOffset(id);
+  new Uint8Array(s.buffer, byteAt + F32_AT_BYTE, F32_SIZE * 4).set(bytes);
+  new Uint8Array(s.buffer, byteAt + I32_AT_BYTE, I32_SIZE * 4).set(ctxBytes);
+  // quantised values outside the levels would be contexts the score never makes
+  for (let k = C_RING; k < I32_SIZE; k += 1) if (!((c[cb + k] as number) >= 0 && (c[cb + k] as number) < NOVELTY.contextLevels)) return false;
+  for (let k = 0; k < F64_SIZE; k += 1) {
+    const v: unknown = st.scalars[k];
+    // NaN and ±Infinity are meaningful sentinels here; JSON turns them into null
+    s[sb + k] = typeof v === 'number' ? v : NaN;
+  }
+  if (!Number.isFinite(s[sb + S_OPEN_MAX] as number)) s[sb + S_OPEN_MAX] = -Infinity;
+  if (!Number.isFinite(s[sb + S_OPEN_MIN] as number)) s[sb + S_OPEN_MIN] = Infinity;
+  if (!Number.isFinite(s[sb + S_Q_MIN] as number)) s[sb + S_Q_MIN] = Infinity;
+  if (!Number.isFinite(s[sb + S_Q_MAX] as number)) s[sb + S_Q_MAX] = -Infinity;
+  return Number.isFinite(s[sb + S_POINTS] as number) && Number.isFinite(s[sb + S_CTX_MEAN] as number) && Number.isFinite(s[sb + S_RUN] as number);
+}
+
+/** (key >>> 0) % contextSlots as a mask: the slot count is a power of two */
+const CONTEXT_SLOT_MASK = NOVELTY.contextSlots - 1;
+if ((NOVELTY.contextSlots & CONTEXT_SLOT_MASK) !== 0) throw new Error('contextSlots must be a power of two');
+
+/** unseenContexts' scratch (synchronous: one serves every series): the keys, then the slots of the contexts of one point */
+const CONTEXT_KEYS = new Int32Array(NOVELTY.contextOrders + 1);
+const CONTEXT_SLOTS = new Int32Array(NOVELTY.contextOrders);
+
+/**
+ * Context expert (after CAD OSE): y is quantised into contextLevels levels of [min, max] seen so
+ * far; the contexts ending at this point are its last 2, 3, ..., contextOrders + 1 quantised
+ * values. Returns the fraction of them not in the table of seen contexts, then remembers them.
+ * The table is direct-mapped (a slot holds the hash of the last context that fell in it), so
+ * memory is fixed and contexts not met for a while are forgotten when others take their slot.
+ */
+function unseenContexts(c: Int32Array, cb: number, s: Float64Array, sb: number, y: number, i: number): number {
+  if (y < (s[sb + S_Q_MIN] as number)) s[sb + S_Q_MIN] = y;
+  if (y > (s[sb + S_Q_MAX] as number)) s[sb + S_Q_MAX] = y;
+  const q = quantised(s, sb, y);
+  c[cb + C_RING + (i % C_RING_SIZE)] = q;
+  if (i < NOVELTY.contextOrders) return 0;
+  contextSlotsInto(c, cb, i, q);
+  // in order, which were not in the table, and remember them
+  let unseen = 0;
+  for (let k = 0; k < NOVELTY.contextOrders; k += 1) {
+    const key = CONTEXT_KEYS[k] as number;
+    const slot = CONTEXT_SLOTS[k] as number;
+    if (c[slot] !== key) {
+      unseen += 1;
+      c[slot] = key;
+    }
+  }
+  return unseen / NOVELTY.contextOrders;
+}
+
+/** y's level among contextLevels levels of the [min, max] held in the scalars (which include y) */
+function quantised(s: Float64Array, sb: number, y: number): number {
+  const lo = s[sb + S_Q_MIN] as number;
+  const span = (s[sb + S_Q_MAX] as number) - lo;
+  const levels = NOVELTY.contextLevels;
+  const level = Math.floor(((y - lo) / span) * levels);
+  // one level while the span is 0, and a defined one should the span overflow
+  return level >= 0 ? Math.min(levels - 1, level) : 0;
+}
+
+/**
+ * The keys and table slots of the contexts ending at point i with level q (its ring holds the
+ * earlier levels) into CONTEXT_KEYS and CONTEXT_SLOTS, reading each slot as it goes: the six reads
+ * do not wait on one another (nothing branches on them), so their cache misses overlap.
+ */
+function contextSlotsInto(c: Int32Array, cb: number, i: number, q: number): void {
+  let h = Math.imul(q + 1, 0x9e3779b1);
+  let touched = 0;
+  for (let k = 1; k <= NOVELTY.contextOrders; k += 1) {
+    // the context of length k + 1: the previous one extended by the value k points back
+    h = Math.imul(h ^ ((c[cb + C_RING + ((i - k) % C_RING_SIZE)] as number) + 1 + (k << 8)), 0x85ebca6b);
+    h ^= h >>> 13;
+    h = Math.imul(h, 0xc2b2ae35);
+    h ^= h >>> 16;
+    const key = h === 0 ? 1 : h;
+    const slot = cb + C_KEY + (key & CONTEXT_SLOT_MASK);
+    CONTEXT_KEYS[k - 1] = key;
+    CONTEXT_SLOTS[k - 1] = slot;
+    touched ^= c[slot] as number;
+  }
+  CONTEXT_KEYS[NOVELTY.contextOrders] = touched;
+}
+
+
+/**
+ * Run expert: how much longer than the longest earlier run (>= runMinPoints) the current run of
+ * one exact value is, in units of that run, at the one point where it first exceeds it by
+ * runExcess (a stuck value reported once); 0 elsewhere.
+ */
+function runExcess(s: Float64Array, sb: number, y: number): number {
+  const prev = s[sb + S_RUN] as number;
+  let longest = s[sb + S_LONGEST_RUN] as number;
+  let run = 0;
+  if (y === s[sb + S_PREV_Y]) run = prev + 1;
+  else if (prev > 0 && !(prev <= longest)) longest = prev;
+  s[sb + S_RUN] = run;
+  s[sb + S_LONGEST_RUN] = longest;
+  s[sb + S_PREV_Y] = y;
+  if (!(longest >= NOVELTY.runMinPoints)) return 0;
+  const excess = (run - longest) / longest;
+  const before = (run - 1 - longest) / longest;
+  return excess > NOVELTY.runExcess && !(before > NOVELTY.runExcess) ? excess : 0;
+}
+
+/** outside the previous points' [min, max], in units of that range; 0 inside or without history */
+function rangeDeparture(f: Float32Array, fb: number, s: Float64Array, sb: number, y: number): number {
+  let hi = s[sb + S_OPEN_MAX] as number;
+  let lo = s[sb + S_OPEN_MIN] as number;
+  const blocks = s[sb + S_BLOCKS] as number;
+  for (let b = 0; b < blocks; b += 1) {
+    const mx = f[fb + B_MAX + b] as number;
+    const mn = f[fb + B_MIN + b] as number;
+    if (mx > hi) hi = mx;
+    if (mn < lo) lo = mn;
+  }
+  if (!(hi >= lo)) return 0;
+  const range = Math.max(hi - lo, 1e-9 + Math.abs(hi) * 1e-6);
+  if (y > hi) return (y - hi) / range;
+  if (y < lo) return (lo - y) / range;
+  return 0;
+}
+
+function pushRange(f: Float32Array, fb: number, s: Float64Array, sb: number, y: number): void {
+  if (y > (s[sb + S_OPEN_MAX] as number)) s[sb + S_OPEN_MAX] = y;
+  if (y < (s[sb + S_OPEN_MIN] as number)) s[sb + S_OPEN_MIN] = y;
+  // the open block closes after rangeBlockPoints points and replaces the oldest closed one
+  if ((((s[sb + S_POINTS] as number) | 0) + 1) % NOVELTY.rangeBlockPoints !== 0) return;
+  const blocks = (s[sb + S_BLOCKS] as number) | 0;
+  let slot: number;
+  if (blocks < NOVELTY.rangeBlocks) {
+    slot = blocks;
+    s[sb + S_BLOCKS] = blocks + 1;
+  } else {
+    slot = (s[sb + S_BLOCK_HEAD] as number) | 0;
+    s[sb + S_BLOCK_HEAD] = (slot + 1) % NOVELTY.rangeBlocks;
+  }
+  f[fb + B_MAX + slot] = s[sb + S_OPEN_MAX] as number;
+  f[fb + B_MIN + slot] = s[sb + S_OPEN_MIN] as number;
+  s[sb + S_OPEN_MAX] = -Infinity;
+  s[sb + S_OPEN_MIN] = Infinity;
+}
+
+/** mean |y - median| over the last dispersionPoints points (0 until the median is known) */
+function dispersion(f: Float32Array, fb: number, s: Float64Array, sb: number, y: number, median: number): number {
+  if (!Number.isFinite(median)) return 0;
+  const a = Math.abs(y - median);
+  const count = (s[sb + S_V_COUNT] as number) | 0;
+  const slot = fb + V_RING + (count % NOVELTY.dispersionPoints);
+  let sum = s[sb + S_V_SUM] as number;
+  if (count >= NOVELTY.dispersionPoints) sum -= f[slot] as number;
+  f[slot] = a;
+  sum += f[slot] as number; // the stored (Float32) value, so the sum cancels exactly on eviction
+  s[sb + S_V_COUNT] = count + 1;
+  // recompute from the ring now and then to bound rounding drift
+  if ((count + 1) % 4096 === 0) {
+    sum = 0;
+    for (let k = 0; k < NOVELTY.dispersionPoints; k += 1) sum += f[fb + V_RING + k] as number;
+  }
+  s[sb + S_V_SUM] = sum;
+  return sum / Math.min(count + 1, NOVELTY.dispersionPoints);
+}
+
+/**
+ * Departure from the profile slot at `slotAt` (Float32 element of its mean), then the slot and the
+ * series deviation (Float64 element `seriesDevAt`) learn y.
+ */
+function profileDeparture(f: Float32Array, slotAt: number, s: Float64Array, seriesDevAt: number, y: number, rate: number): number {
+  const meanAt = slotAt + SLOT_MEAN;
+  const devAt = slotAt + SLOT_DEV;
+  const countAt = slotAt + SLOT_CNT;
+  const mean = f[meanAt] as number;
+  const seen = Math.min((f[countAt] as number) + 1, 255);
+  f[countAt] = seen;
+  if (!Number.isFinite(mean)) {
+    f[meanAt] = y;
+    return 0;
+  }
+  const e = Math.abs(y - mean);
+  const d = seen > NOVELTY.slotMinPoints ? e / ((f[devAt] as number) + (s[seriesDevAt] as number) + 1e-9) : 0;
+  f[devAt] = (1 - rate) * (f[devAt] as number) + rate * e;
+  f[meanAt] = (1 - rate) * mean + rate * y;
+  s[seriesDevAt] = (1 - NOVELTY.seriesDeviationRate) * (s[seriesDevAt] as number) + NOVELTY.seriesDeviationRate * e;
+  return Number.isFinite(d) ? d : 0;
+}
+
 function decayMax(h: number, d: number): number {
   return Number.isFinite(h) ? Math.max(d, h * NOVELTY.historyDecay) : d;
+}
+
+/** releases a NoveltyScore's chunk once the score is garbage collected */
+const released = new FinalizationRegistry<number>((id) => slab.release(id));
+
+/**
+ * The novelty score of one series as an object: a thin wrapper over a chunk of the shared slab,
+ * given back when the wrapper is garbage collected.
+ */
+export class NoveltyScore {
+  readonly #id: number;
+
+  /** a fresh score (warming up) */
+  constructor() {
+    this.#id = allocateNovelty();
+    released.register(this, this.#id);
+  }
+
+  /**
+   * Scores `y` at `atSeconds` (sample time, epoch seconds for the day/week slots). `median`: the
+   * median of the series' recent window, NaN while that window is not full (no dispersion yet).
+   * Non-finite y or time: 0 and nothing learned.
+   */
+  observe(y: number, atSeconds: number, median: number): number {
+    return observeNovelty(this.#id, y, atSeconds, median);
+  }
+
+  /** the last point's expert scores before suppression (0 while warming up), for evaluation */
+  expertScores(): NoveltyExperts {
+    return noveltyExpertScores(this.#id);
+  }
+
+  toJSON(): NoveltyState {
+    return noveltyToJSON(this.#id);
+  }
+
+  /** The saved state, or a fresh score (warming up again) when `state` is absent or not ours. */
+  static fromJSON(state: unknown): NoveltyScore {
+    const score = new NoveltyScore();
+    // the fresh chunk is overwritten in full by a valid state (the padding aside), and made fresh again otherwise
+    if (!restoreChunk(score.#id, state)) resetChunk(score.#id);
+    return score;
+  }
 }
