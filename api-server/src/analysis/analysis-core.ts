@@ -12,11 +12,8 @@
 import type {
   AnalysisCore,
   AnalysisIngestStats,
-  AnomalyEvent,
-  BandEvent,
   ContextEventInput,
   ExplainRecord,
-  Fingerprint,
   ForecastResult,
   StepOutput,
   SuppressionInput,
@@ -27,12 +24,11 @@ import type { LogRecord, MetricRecord, SpanRecord } from '../ingest/records.js';
 import { calibrationStepsOf, resolveConfig, type AnalysisConfig } from './config.js';
 import { resolveMetricName, seriesNameOf } from './normalise/metric-names.js';
 import { sampleValue } from './normalise/unit-rules.js';
-import { WeightTable, type HealthWeights } from './weights/health-weights.js';
-import { WorkloadAnalyzer, type StepEnv } from './workload-analyzer.js';
+import { DEFAULT_HEALTH_WEIGHTS, WeightTable, type HealthWeights } from './weights/health-weights.js';
+import { WorkloadAnalyzer, type StepEnv, type StepSink } from './workload-analyzer.js';
 import type { OpenBucket } from './buckets/workload-buckets.js';
 import { DERIVED_SERIES } from './series/series-set.js';
 import { classifyLog } from './logs/log-classifier.js';
-import type { LogBurstEvent } from './logs/log-burst.js';
 import { ServiceGraph } from './traces/service-graph.js';
 import type { SloConfig } from './business/business-signals.js';
 
@@ -48,16 +44,24 @@ export type IngestStats = AnalysisIngestStats;
 
 export const MAX_FORECAST_HORIZON_MINUTES = 10_080;
 
+const NO_CONTEXT_EVENTS: readonly ContextEventInput[] = Object.freeze([]);
+const NO_SUPPRESSIONS: readonly SuppressionInput[] = Object.freeze([]);
+
 export class AnalysisCoreImpl implements AnalysisCore {
   readonly config: AnalysisConfig;
   private readonly calibrationSteps: number;
   private readonly maxSeries: number;
   private readonly newHexId: () => string;
   private readonly workloads = new Map<string, WorkloadAnalyzer>();
-  private readonly firstSeenMs = new Map<string, number>();
   private readonly graph = new ServiceGraph();
   private weightTable = new WeightTable();
-  private readonly weightCache = new Map<string, Readonly<HealthWeights>>();
+  /** bumped by setWeights: an analyzer whose weightsVersion differs resolves its weights again */
+  private weightsVersion = 0;
+  /** the env handed to each workload's step (one object, its per-workload fields replaced) */
+  private readonly env: StepEnv;
+  /** the closed buckets of a step and their workloads (emptied after each step) */
+  private readonly stepBuckets: OpenBucket[] = [];
+  private readonly stepWorkloads: WorkloadAnalyzer[] = [];
   private contextByWorkload = new Map<string, ContextEventInput[]>();
   private suppressionsByWorkload = new Map<string, SuppressionInput[]>();
   private slos = new Map<string, SloConfig>();
@@ -71,14 +75,25 @@ export class AnalysisCoreImpl implements AnalysisCore {
     this.calibrationSteps = calibrationStepsOf(this.config);
     this.maxSeries = Math.max(4, options.maxSeriesPerWorkload ?? 32);
     this.newHexId = options.newHexId;
+    this.env = {
+      config: this.config,
+      calibrationSteps: this.calibrationSteps,
+      weights: DEFAULT_HEALTH_WEIGHTS,
+      newHexId: this.newHexId,
+      graph: this.graph,
+      contextEvents: NO_CONTEXT_EVENTS,
+      suppressions: NO_SUPPRESSIONS,
+      slo: undefined,
+      maxSeries: this.maxSeries,
+    };
   }
 
   private analyzer(key: string, timeMs: number): WorkloadAnalyzer {
     let w = this.workloads.get(key);
     if (w === undefined) {
       w = new WorkloadAnalyzer(key, this.config, this.maxSeries);
+      w.firstSeenMs = timeMs;
       this.workloads.set(key, w);
-      this.firstSeenMs.set(key, timeMs);
     }
     return w;
   }
@@ -121,72 +136,102 @@ export class AnalysisCoreImpl implements AnalysisCore {
   }
 
   step(nowMs: number): StepOutput {
-    const byIndex = new Map<number, [WorkloadAnalyzer, OpenBucket][]>();
+    const buckets = this.stepBuckets;
+    const owners = this.stepWorkloads;
+    buckets.length = 0;
+    owners.length = 0;
+    try {
+      return this.runStep(nowMs, buckets, owners);
+    } finally {
+      buckets.length = 0;
+      owners.length = 0;
+    }
+  }
+
+  /**
+   * Every closed bucket in ascending index, within an index in workload order; the spans of an
+   * index's buckets go to the graph before any of its steps.
+   */
+  private runStep(nowMs: number, buckets: OpenBucket[], owners: WorkloadAnalyzer[]): StepOutput {
+    let several = false;
     for (const w of this.workloads.values()) {
       if (w.buckets.openCount === 0) continue;
-      for (const b of w.buckets.takeClosed(nowMs)) {
-        let list = byIndex.get(b.index);
-        if (list === undefined) {
-          list = [];
-          byIndex.set(b.index, list);
-        }
-        list.push([w, b]);
+      const taken = w.buckets.takeClosedInto(nowMs, buckets);
+      if (taken > 1) several = true;
+      for (let i = 0; i < taken; i++) owners.push(w);
+    }
+    const n = buckets.length;
+    let sorted = true;
+    for (let i = 1; i < n && sorted; i++) sorted = buckets[i - 1]!.index <= buckets[i]!.index;
+    if (!sorted) {
+      // stable: equal indices keep the workload order
+      const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => buckets[a]!.index - buckets[b]!.index);
+      const bs = order.map((i) => buckets[i]!);
+      const ws = order.map((i) => owners[i]!);
+      for (let i = 0; i < n; i++) {
+        buckets[i] = bs[i]!;
+        owners[i] = ws[i]!;
       }
     }
-    const snapshots = new Map<string, WorkloadSnapshot>();
-    const anomalies: AnomalyEvent[] = [];
-    const bandEvents: BandEvent[] = [];
+    const snapshots: WorkloadSnapshot[] = [];
+    // a workload stepped more than once keeps its first place with its last snapshot
+    const snapshotAt = several ? new Map<string, number>() : null;
+    const sink: StepSink = { anomalies: [], logBursts: [], bandEvents: [], fingerprints: [], explain: null };
     const ruptures = new Map<string, ExplainRecord>();
-    const fingerprints: Fingerprint[] = [];
-    const logBursts: LogBurstEvent[] = [];
     let latestStepMs = Number.NEGATIVE_INFINITY;
-    const indices = [...byIndex.keys()].sort((a, b) => a - b);
-    for (const index of indices) {
-      const list = byIndex.get(index)!;
-      for (const [, bucket] of list) for (const span of bucket.spans) this.graph.observeSpan(span);
-      for (const [w, bucket] of list) {
-        const r = w.step(bucket, this.envFor(w.key));
-        snapshots.set(w.key, r.snapshot);
-        for (const a of r.anomalies) anomalies.push(a);
-        if (r.bandEvent !== null) bandEvents.push(r.bandEvent);
-        if (r.explain !== null) {
-          ruptures.set(r.explain.ruptureId, r.explain);
-          this.storeExplain(r.explain);
+    for (let g = 0; g < n; ) {
+      const index = buckets[g]!.index;
+      let end = g + 1;
+      while (end < n && buckets[end]!.index === index) end++;
+      for (let i = g; i < end; i++) {
+        const spans = buckets[i]!.spans;
+        for (let k = 0; k < spans.length; k++) this.graph.observeSpan(spans[k]!);
+      }
+      for (let i = g; i < end; i++) {
+        const w = owners[i]!;
+        const bucket = buckets[i]!;
+        const snapshot = w.run(bucket, this.envFor(w), sink);
+        if (snapshotAt === null) snapshots.push(snapshot);
+        else {
+          const at = snapshotAt.get(w.key);
+          if (at === undefined) {
+            snapshotAt.set(w.key, snapshots.length);
+            snapshots.push(snapshot);
+          } else snapshots[at] = snapshot;
         }
-        if (r.fingerprint !== null) fingerprints.push(r.fingerprint);
-        for (const e of r.logBursts) logBursts.push(e);
-        if (r.snapshot.timeMs > latestStepMs) latestStepMs = r.snapshot.timeMs;
+        const explain = sink.explain;
+        if (explain !== null) {
+          ruptures.set(explain.ruptureId, explain);
+          this.storeExplain(explain);
+        }
+        if (snapshot.timeMs > latestStepMs) latestStepMs = snapshot.timeMs;
         w.buckets.recycle(bucket);
       }
+      g = end;
     }
-    if (indices.length > 0) {
+    if (n > 0) {
       this.graph.prune(latestStepMs);
       this.expireExplain(latestStepMs);
     }
-    return { snapshots: [...snapshots.values()], anomalies, bandEvents, ruptures: [...ruptures.values()], fingerprints, logBursts };
+    return { snapshots, anomalies: sink.anomalies, bandEvents: sink.bandEvents, ruptures: [...ruptures.values()], fingerprints: sink.fingerprints, logBursts: sink.logBursts };
   }
 
-  private envFor(key: string): StepEnv {
-    return {
-      config: this.config,
-      calibrationSteps: this.calibrationSteps,
-      weights: this.weightsFor(key),
-      newHexId: this.newHexId,
-      graph: this.graph,
-      contextEvents: this.contextByWorkload.get(key) ?? [],
-      suppressions: this.suppressionsByWorkload.get(key) ?? [],
-      slo: this.slos.get(key),
-      maxSeries: this.maxSeries,
-    };
+  private envFor(w: WorkloadAnalyzer): StepEnv {
+    const env = this.env;
+    env.weights = this.weightsFor(w);
+    env.contextEvents = this.contextByWorkload.size === 0 ? NO_CONTEXT_EVENTS : (this.contextByWorkload.get(w.key) ?? NO_CONTEXT_EVENTS);
+    env.suppressions = this.suppressionsByWorkload.size === 0 ? NO_SUPPRESSIONS : (this.suppressionsByWorkload.get(w.key) ?? NO_SUPPRESSIONS);
+    env.slo = this.slos.size === 0 ? undefined : this.slos.get(w.key);
+    return env;
   }
 
-  private weightsFor(key: string): Readonly<HealthWeights> {
-    let w = this.weightCache.get(key);
-    if (w === undefined) {
-      w = this.weightTable.weightsFor(key);
-      this.weightCache.set(key, w);
+  /** the workload's weights, resolved again only after setWeights */
+  private weightsFor(w: WorkloadAnalyzer): Readonly<HealthWeights> {
+    if (w.weightsVersion !== this.weightsVersion) {
+      w.weights = this.weightTable.weightsFor(w.key);
+      w.weightsVersion = this.weightsVersion;
     }
-    return w;
+    return w.weights;
   }
 
   private storeExplain(record: ExplainRecord): void {
@@ -215,7 +260,7 @@ export class AnalysisCoreImpl implements AnalysisCore {
   snapshot(key: string): WorkloadSnapshot | undefined {
     const w = this.workloads.get(key);
     if (w === undefined) return undefined;
-    return w.snapshotOrNull ?? w.provisionalSnapshot(this.calibrationSteps, this.firstSeenMs.get(key) ?? 0);
+    return w.snapshotOrNull ?? w.provisionalSnapshot(this.calibrationSteps, w.firstSeenMs);
   }
 
   workloadKeys(): string[] {
@@ -224,7 +269,7 @@ export class AnalysisCoreImpl implements AnalysisCore {
 
   setWeights(overrides: WeightOverride[]): void {
     this.weightTable = new WeightTable(overrides);
-    this.weightCache.clear();
+    this.weightsVersion++;
   }
 
   setContextEvents(events: ContextEventInput[]): void {
@@ -297,13 +342,13 @@ export class AnalysisCoreImpl implements AnalysisCore {
 
   importWorkload(key: string, state: unknown): void {
     const w = WorkloadAnalyzer.fromJSON(key, state, this.config, this.maxSeries);
+    const previous = this.workloads.get(key);
+    w.firstSeenMs = previous !== undefined ? previous.firstSeenMs : (w.lastStepMs ?? 0);
     this.workloads.set(key, w);
-    if (!this.firstSeenMs.has(key)) this.firstSeenMs.set(key, w.lastStepMs ?? 0);
   }
 
   removeWorkload(key: string): void {
     this.workloads.delete(key);
-    this.firstSeenMs.delete(key);
     const latest = this.latestRuptureOf.get(key);
     if (latest !== undefined) this.dropExplain(latest);
   }

@@ -28,29 +28,30 @@ import type {
 import { SIGNAL_NAMES } from './contract.js';
 import { z } from 'zod';
 import type { AnalysisConfig } from './config.js';
-import { WorkloadBuckets, type OpenBucket } from './buckets/workload-buckets.js';
+import { WorkloadBuckets, type OpenBucket, type WorkloadMeans } from './buckets/workload-buckets.js';
 import { loadPerCore } from './normalise/unit-rules.js';
-import { PodKpi, type PodKpiState, type PodSignals } from './signals/pod-kpi.js';
-import { aggregatePods } from './signals/aggregate.js';
-import { signalState, PENDING_STATE } from './signals/states.js';
+import { PodKpi, PodSignalsBuffer, type PodKpiState, type PodSignals, type PodStepContext } from './signals/pod-kpi.js';
+import { aggregatePodsInto } from './signals/aggregate.js';
+import { signalReadings, PENDING_STATE } from './signals/states.js';
 import { stepDtSeconds } from './signals/formulas.js';
-import type { HealthWeights } from './weights/health-weights.js';
+import { DEFAULT_HEALTH_WEIGHTS, type HealthWeights } from './weights/health-weights.js';
 import { calibrationEtaMinutes, calibrationProgress, statusOf } from './calibration/progress.js';
-import { fuse } from './fusion/fusion.js';
+import { fuse, fusedROf } from './fusion/fusion.js';
 import { isRupture, stateOf } from './bands.js';
 import { BandTracker } from './episodes/band-tracker.js';
 import type { Band } from './bands.js';
-import { fallbackForecast, forecastHealth } from './health-forecast/health-forecast.js';
+import { fallbackForecast, forecastHealthOf } from './health-forecast/health-forecast.js';
 import { SERIES_BURST_POINTS, SERIES_STABLE_POINTS, SeriesSet, type SeriesPoint, type SeriesSetState } from './series/series-set.js';
 import { SlidingRegression, metricRatio, type RegressionState } from './regression/index.js';
-import { MODEL_NAMES } from './ensemble/index.js';
+import { MODEL_NAMES, type SeriesEnsemble } from './ensemble/index.js';
+import { burstLineOf, seriesBurstSlope, seriesMetricRatio, seriesStableSlope } from './anomaly/index.js';
 import { LogBucketCounter, logErrorShare, logMoodTerm, logSentiment } from './logs/log-step-counter.js';
 import { LogBurstDetector, type LogBurstEvent } from './logs/log-burst.js';
 import { LogSeries } from './logs/log-series.js';
 import type { ServiceGraph } from './traces/service-graph.js';
 import { SpanWindow } from './traces/span-window.js';
-import { NearMissTracker } from './business/near-miss.js';
-import { businessSignals, type SloConfig } from './business/business-signals.js';
+import { NEAR_MISS_ENTER, NearMissTracker } from './business/near-miss.js';
+import { businessSignalsOf, type SloConfig } from './business/business-signals.js';
 import { FingerprintStore } from './fingerprint/fingerprint-store.js';
 import { fingerprintVector } from './fingerprint/fingerprint-vector.js';
 import { RuptureEpisodeTracker } from './episodes/rupture-episode.js';
@@ -89,13 +90,67 @@ export interface WorkloadStepResult {
   logBursts: LogBurstEvent[];
 }
 
-interface MetricWindows {
-  burst: SlidingRegression;
-  stable: SlidingRegression;
-  last: number;
-  /** the input series' own lines, which observe pushes (a series is never dropped) */
-  shared: boolean;
+/** what {@link WorkloadAnalyzer.run} appends to (the core shares one over the workloads of a step) */
+export interface StepSink {
+  anomalies: AnomalyEvent[];
+  logBursts: LogBurstEvent[];
+  bandEvents: BandEvent[];
+  fingerprints: Fingerprint[];
+  /** the explain record of the last run, null without one */
+  explain: ExplainRecord | null;
 }
+
+// Scratch of one analysis step, shared by every analyzer (steps never overlap and nothing here
+// outlives the step): bucket means, series points with firings, the pod context and signals.
+const MEANS: WorkloadMeans = { names: [], means: [], lastMs: [] };
+const POINTS: SeriesPoint[] = [];
+const POD_SIGNALS: PodSignalsBuffer[] = [];
+const POD_AGGREGATE = new PodSignalsBuffer();
+const POD_CONTEXT: PodStepContext = {
+  tMs: Number.NaN,
+  dtSeconds: Number.NaN,
+  absenceMs: Number.NaN,
+  cores: Number.NaN,
+  logMoodTerm: Number.NaN,
+  recentLogs: false,
+  logErrorShare: Number.NaN,
+  graphContagion: Number.NaN,
+  weights: DEFAULT_HEALTH_WEIGHTS,
+  calibrationSteps: Number.NaN,
+  fatigueThreshold: Number.NaN,
+  fatigueRecovery: Number.NaN,
+};
+/** positions in WorkloadAnalyzer.lastNumbers */
+const LAST_TIME = 0;
+const LAST_FUSED_R = 1;
+const LAST_SIGNALS = 2;
+const LAST_THROUGHPUT_DROP = LAST_SIGNALS + SIGNAL_NAMES.length;
+const LAST_BUSINESS = LAST_THROUGHPUT_DROP + 1;
+const LAST_SOURCES = LAST_BUSINESS + 3;
+const LAST_CONFIDENCE = LAST_SOURCES + 6;
+const LAST_LENGTH = LAST_CONFIDENCE + 1;
+
+/** the env of the running step, for the id factories below (no closure per step) */
+let idEnv: StepEnv | null = null;
+const newRuptureId = (): string => `r_${idEnv!.newHexId()}`;
+const newLogBurstId = (): string => `lb_${idEnv!.newHexId()}`;
+
+function podSignalsBuffer(i: number): PodSignalsBuffer {
+  let b = POD_SIGNALS[i];
+  if (b === undefined) {
+    b = new PodSignalsBuffer();
+    POD_SIGNALS.push(b);
+  }
+  return b;
+}
+
+/**
+ * The metricR windows of an input: the input series' own burst and stable lines, read in place in
+ * its memory (observe pushes them; a series is never dropped), or lines of their own.
+ */
+type MetricWindows =
+  | { series: SeriesEnsemble; last: number; shared: true }
+  | { burst: SlidingRegression; stable: SlidingRegression; last: number; shared: false };
 
 function emptySources(): SourceRatios {
   return { metricR: null, logR: null, traceR: null, traceRA: null, primaryMetric: null, alphaBurst: 0, alphaStable: 0 };
@@ -108,11 +163,14 @@ export class WorkloadAnalyzer {
   private logBurst: LogBurstDetector | null = null;
   private logSeries: LogSeries | null = null;
   private spanWindow: SpanWindow | null = null;
-  private pods = new Map<string, PodKpi>();
+  /** live pods in first-seen order (PodKpi.pod names each) */
+  private pods: PodKpi[] = [];
   private windows = new Map<string, MetricWindows>();
   private series: SeriesSet;
-  private nearMiss = new NearMissTracker();
-  private fingerprints: FingerprintStore;
+  /** created at the first FusedR ≥ 2 (a tracker that never entered near-miss has no state) */
+  private nearMiss: NearMissTracker | null = null;
+  /** created at the first fingerprint recorded or restored */
+  private fingerprints: FingerprintStore | null = null;
   private bands = new BandTracker();
   private episodes = new RuptureEpisodeTracker();
   private explainRecord: ExplainRecord | null = null;
@@ -123,9 +181,27 @@ export class WorkloadAnalyzer {
   private lastMetricMs = Number.NEGATIVE_INFINITY;
   private errorRate = 0;
   private errorRateMs = Number.NEGATIVE_INFINITY;
-  private healthHistory: number[] = [];
+  /** the last ≤ 60 final health values; once full a ring whose oldest value is at healthHead */
+  private healthRing: number[] = [];
+  private healthHead = 0;
   private fingerprintCount = 0;
-  private last: WorkloadSnapshot | null = null;
+  /** a snapshot restored by fromJSON, until the next step */
+  private restored: WorkloadSnapshot | null = null;
+  /**
+   * The last step's snapshot, kept compact (the snapshot object is the caller's): its numbers
+   * (LAST_* positions), which of the sources are null, and its other fields; the rest is derived
+   * from state no step changed since (steps, the health history).
+   */
+  private lastNumbers: number[] | null = null;
+  private lastNulls = 0;
+  private lastPrimaryMetric: string | null = null;
+  private lastRuptureId: string | null = null;
+  private lastPatternMatch: PatternMatch | null = null;
+  private lastCalibrationSteps = 0;
+  /** the core's bookkeeping: its weight-table version these weights were resolved at, and the first sample time */
+  weightsVersion = -1;
+  weights: Readonly<HealthWeights> = DEFAULT_HEALTH_WEIGHTS;
+  firstSeenMs = 0;
 
   constructor(
     readonly key: string,
@@ -135,7 +211,6 @@ export class WorkloadAnalyzer {
     this.name = key.split('/')[2] ?? key;
     this.buckets = new WorkloadBuckets(config.bucketMs, config.maxOpenBuckets);
     this.series = new SeriesSet(maxSeries);
-    this.fingerprints = new FingerprintStore(key);
   }
 
   /** the log line counter, created at the first line */
@@ -148,8 +223,10 @@ export class WorkloadAnalyzer {
     return this.logCounter;
   }
 
+  /** the last step's snapshot (a new object each call), the restored one before any step, else null */
   get snapshotOrNull(): WorkloadSnapshot | null {
-    return this.last;
+    if (this.lastNumbers !== null) return this.lastSnapshot(this.lastNumbers);
+    return this.restored;
   }
 
   get openRecord(): ExplainRecord | null {
@@ -190,18 +267,39 @@ export class WorkloadAnalyzer {
 
   /** the analysis step of one closed bucket (spans of the bucket were already fed to the graph) */
   step(bucket: OpenBucket, env: StepEnv): WorkloadStepResult {
+    const sink: StepSink = { anomalies: [], logBursts: [], bandEvents: [], fingerprints: [], explain: null };
+    const snapshot = this.run(bucket, env, sink);
+    return { snapshot, anomalies: sink.anomalies, bandEvent: sink.bandEvents[0] ?? null, explain: sink.explain, fingerprint: sink.fingerprints[0] ?? null, logBursts: sink.logBursts };
+  }
+
+  /**
+   * step() appending its events to `sink` (sink.explain is set) and returning the snapshot: the
+   * core's path, which shares one sink over the workloads of a step
+   */
+  run(bucket: OpenBucket, env: StepEnv, sink: StepSink): WorkloadSnapshot {
     const cfg = env.config;
     const tStep = (bucket.index + 1) * cfg.bucketMs;
     const dt = stepDtSeconds(this.prevStepMs ?? undefined, tStep);
     if (this.originMs === null) this.originMs = tStep;
     const x = (tStep - this.originMs) / 1000;
-    const points: SeriesPoint[] = [];
+    const points = POINTS;
+    points.length = 0;
+    idEnv = env;
 
     // §1: workload-level bucket means → windows and series
-    const coresMean = bucket.workloadMean('cores');
-    if (coresMean !== undefined) this.cores = Math.max(1, coresMean.mean);
-    bucket.forEachWorkloadMean((name, mean, lastMs) => {
-      if (name === 'cores') return;
+    const means = MEANS;
+    const nMeans = bucket.collectMeans(means);
+    for (let i = 0; i < nMeans; i++) {
+      if (means.names[i] === 'cores') {
+        this.cores = Math.max(1, means.means[i]!);
+        break;
+      }
+    }
+    for (let i = 0; i < nMeans; i++) {
+      const name = means.names[i]!;
+      if (name === 'cores') continue;
+      const mean = means.means[i]!;
+      const lastMs = means.lastMs[i]!;
       if (lastMs > this.lastMetricMs) this.lastMetricMs = lastMs;
       const value = name === 'load' ? loadPerCore(mean, this.cores) : mean;
       if (name === 'error_rate') {
@@ -211,19 +309,18 @@ export class WorkloadAnalyzer {
       const p = this.series.observe(name, value, x, tStep / 1000);
       if (p !== null && p.firings.length > 0) points.push(p);
       if (METRIC_R_SET.has(name)) this.pushWindow(name, x, value);
-    });
+    }
 
     // §4.1 logs
     let logR: number | null = null;
     let moodTerm = 0;
     let recentLogs = false;
     let errorShare = 0;
-    const logBursts: LogBurstEvent[] = [];
     if (this.logCounter !== null && this.logBurst !== null) {
       const counts = this.logCounter.take(bucket.index);
-      const burst = this.logBurst.step({ bucketIndex: bucket.index, warn: counts.warn, error: counts.error }, () => `lb_${env.newHexId()}`);
-      if (burst.started !== null) logBursts.push(burst.started);
-      if (burst.ended !== null) logBursts.push(burst.ended);
+      const burst = this.logBurst.step({ bucketIndex: bucket.index, warn: counts.warn, error: counts.error }, newLogBurstId);
+      if (burst.started !== null) sink.logBursts.push(burst.started);
+      if (burst.ended !== null) sink.logBursts.push(burst.ended);
       if (counts.present) logR = burst.logR;
       moodTerm = logMoodTerm(logSentiment(counts));
       recentLogs = counts.recentClassified;
@@ -250,21 +347,21 @@ export class WorkloadAnalyzer {
     }
     const graphContagion = env.graph.contagionInto(this.name, tStep);
 
-    // §3 per-pod signals, aggregated
-    const signalsOf = this.podSignals(bucket, {
-      tMs: tStep,
-      dtSeconds: dt,
-      absenceMs: cfg.absenceMs,
-      cores: this.cores,
-      logMoodTerm: moodTerm,
-      recentLogs,
-      logErrorShare: errorShare,
-      graphContagion,
-      weights: env.weights,
-      calibrationSteps: env.calibrationSteps,
-      fatigueThreshold: cfg.fatigueThreshold,
-      fatigueRecovery: cfg.fatigueRecovery,
-    });
+    // §3 per-pod signals, aggregated (the context object is shared: PodKpi reads it during the call only)
+    const ctx = POD_CONTEXT;
+    ctx.tMs = tStep;
+    ctx.dtSeconds = dt;
+    ctx.absenceMs = cfg.absenceMs;
+    ctx.cores = this.cores;
+    ctx.logMoodTerm = moodTerm;
+    ctx.recentLogs = recentLogs;
+    ctx.logErrorShare = errorShare;
+    ctx.graphContagion = graphContagion;
+    ctx.weights = env.weights;
+    ctx.calibrationSteps = env.calibrationSteps;
+    ctx.fatigueThreshold = cfg.fatigueThreshold;
+    ctx.fatigueRecovery = cfg.fatigueRecovery;
+    const signalsOf = this.podSignals(bucket, ctx);
     const values = signalsOf.values;
 
     // §2.2 metricR and §4.3 fusion
@@ -272,17 +369,17 @@ export class WorkloadAnalyzer {
     sources.logR = logR;
     sources.traceR = traceR;
     sources.traceRA = traceRA;
-    const fusion = fuse(sources.metricR, logR, traceR);
-    const fusedR = fusion.fusedR;
+    const fusedR = fusedROf(sources.metricR, logR, traceR);
     const state = stateOf(fusedR);
 
     // §6 calibration, §4.4 bands, §8.1 episodes
     this.steps += 1;
     const calibrated = this.steps >= env.calibrationSteps;
     const quiet = !calibrated || this.inQuietPeriod(tStep, env.contextEvents);
-    const episode = this.episodes.step({ fusedR, calibrated, tStepMs: tStep }, () => `r_${env.newHexId()}`);
+    const episode = this.episodes.step({ fusedR, calibrated, tStepMs: tStep }, newRuptureId);
     const ruptureId = episode.ruptureId;
     const bandEvent = this.bands.update({ workload: this.key, state, fusedR, timeMs: tStep, quiet, ruptureId });
+    if (bandEvent !== null) sink.bandEvents.push(bandEvent);
     const phase: WorkloadPhase = !calibrated ? 'Calibrating' : isRupture(state) ? 'Rupture' : 'Active';
 
     // §5.1 derived series
@@ -294,36 +391,37 @@ export class WorkloadAnalyzer {
     const confidence = fusedEnsemble?.confidence() ?? 0;
 
     // §5.6 anomalies (not while calibrating)
-    const anomalies = calibrated ? this.anomaliesOf(points, tStep, quiet, env) : [];
+    if (calibrated) this.anomaliesOf(points, tStep, quiet, env, sink.anomalies);
 
     // §7.1 health forecast
-    this.healthHistory.push(values.health_score);
-    if (this.healthHistory.length > HEALTH_HISTORY) this.healthHistory.shift();
-    const healthForecast = forecastHealth(this.healthHistory, calibrated, cfg.bucketMs);
+    this.pushHealth(values.health_score);
+    const healthForecast = forecastHealthOf(this.healthRing, this.healthHead, this.healthRing.length, calibrated, cfg.bucketMs);
 
-    // §7.2 business
-    this.nearMiss.step(fusedR, tStep);
-    const callers = env.graph.callersOf(this.name, tStep);
-    const business = businessSignals({
-      errorRateLast: tStep - this.errorRateMs <= cfg.absenceMs ? this.errorRate : 0,
-      slo: env.slo ?? null,
-      callers,
-      recoveryDebt: this.nearMiss.recoveryDebt(tStep),
-    });
+    // §7.2 business (the near-miss tracker exists from the first FusedR ≥ 2: below, a new one stays as it is)
+    if (this.nearMiss === null && fusedR >= NEAR_MISS_ENTER) this.nearMiss = new NearMissTracker();
+    if (this.nearMiss !== null) this.nearMiss.step(fusedR, tStep);
+    const business = businessSignalsOf(
+      tStep - this.errorRateMs <= cfg.absenceMs ? this.errorRate : 0,
+      env.slo ?? null,
+      env.graph.callerCount(this.name, tStep),
+      this.nearMiss === null ? 0 : this.nearMiss.recoveryDebt(tStep),
+    );
 
     // §7.3 fingerprints
     // the vector is only needed to record (FusedR > 3) or to match (a fingerprint exists)
-    let fingerprint: Fingerprint | null = null;
     let patternMatch: PatternMatch | null = null;
     if (calibrated && (fusedR > 3 || this.fingerprintCount > 0)) {
       const vector = fingerprintVector({ ...values, throughputDrop: signalsOf.throughputDrop, fusedR });
-      fingerprint = this.fingerprints.maybeRecord({ vector, fusedR, ruptureId, nowMs: tStep });
-      if (fingerprint !== null) this.fingerprintCount += 1;
+      this.fingerprints ??= new FingerprintStore(this.key);
+      const fingerprint = this.fingerprints.maybeRecord({ vector, fusedR, ruptureId, nowMs: tStep });
+      if (fingerprint !== null) {
+        this.fingerprintCount += 1;
+        sink.fingerprints.push(fingerprint);
+      }
       patternMatch = this.fingerprints.match(vector, { ruptureId: this.episodes.currentRuptureId(), openedAtMs: this.episodes.currentOpenedAtMs() });
     }
 
-    const signals = {} as Record<SignalName, SignalReading>;
-    for (const s of SIGNAL_NAMES) signals[s] = { value: values[s], state: signalState(s, values[s]) };
+    const signals = signalReadings(values);
     const snapshot: WorkloadSnapshot = {
       key: this.key,
       timeMs: tStep,
@@ -349,14 +447,126 @@ export class WorkloadAnalyzer {
       if (episode.closed && this.explainRecord !== null) {
         explain = { ...this.explainRecord, closedAtMs: tStep, updatedAtMs: tStep };
       } else if (!episode.closed) {
+        const fusion = fuse(sources.metricR, logR, traceR);
         explain = this.buildExplain(snapshot, signalsOf, fusion, env, episode.openedAtMs ?? tStep, episode.peakFusedR, episode.peakAtMs ?? tStep);
       }
       this.explainRecord = episode.closed ? null : explain;
     }
+    sink.explain = explain;
 
     this.prevStepMs = tStep;
-    this.last = snapshot;
-    return { snapshot, anomalies, bandEvent, explain, fingerprint, logBursts };
+    this.remember(snapshot, env.calibrationSteps);
+    return snapshot;
+  }
+
+  /** keeps what snapshotOrNull needs to rebuild `s` (the snapshot of the step just run) */
+  private remember(s: WorkloadSnapshot, calibrationSteps: number): void {
+    let v = this.lastNumbers;
+    if (v === null) {
+      v = [];
+      for (let i = 0; i < LAST_LENGTH; i++) v.push(Number.NaN);
+      v = v.slice();
+      this.lastNumbers = v;
+    }
+    const g = s.signals;
+    v[LAST_TIME] = s.timeMs;
+    v[LAST_FUSED_R] = s.fusedR;
+    v[LAST_SIGNALS] = g.stress.value;
+    v[LAST_SIGNALS + 1] = g.fatigue.value;
+    v[LAST_SIGNALS + 2] = g.mood.value;
+    v[LAST_SIGNALS + 3] = g.pressure.value;
+    v[LAST_SIGNALS + 4] = g.humidity.value;
+    v[LAST_SIGNALS + 5] = g.contagion.value;
+    v[LAST_SIGNALS + 6] = g.resilience.value;
+    v[LAST_SIGNALS + 7] = g.entropy.value;
+    v[LAST_SIGNALS + 8] = g.velocity.value;
+    v[LAST_SIGNALS + 9] = g.health_score.value;
+    v[LAST_THROUGHPUT_DROP] = s.throughputDrop;
+    v[LAST_BUSINESS] = s.business.sloBurnVelocity;
+    v[LAST_BUSINESS + 1] = s.business.blastRadius;
+    v[LAST_BUSINESS + 2] = s.business.recoveryDebt;
+    const src = s.sources;
+    v[LAST_SOURCES] = src.metricR ?? 0;
+    v[LAST_SOURCES + 1] = src.logR ?? 0;
+    v[LAST_SOURCES + 2] = src.traceR ?? 0;
+    v[LAST_SOURCES + 3] = src.traceRA ?? 0;
+    v[LAST_SOURCES + 4] = src.alphaBurst;
+    v[LAST_SOURCES + 5] = src.alphaStable;
+    v[LAST_CONFIDENCE] = s.confidence;
+    this.lastNulls = (src.metricR === null ? 1 : 0) | (src.logR === null ? 2 : 0) | (src.traceR === null ? 4 : 0) | (src.traceRA === null ? 8 : 0);
+    this.lastPrimaryMetric = src.primaryMetric;
+    this.lastRuptureId = s.ruptureId;
+    this.lastPatternMatch = s.patternMatch;
+    this.lastCalibrationSteps = calibrationSteps;
+    this.restored = null;
+  }
+
+  /** the snapshot `remember` kept, as run built it (same fields, order and values) */
+  private lastSnapshot(v: readonly number[]): WorkloadSnapshot {
+    const calibrationSteps = this.lastCalibrationSteps;
+    const fusedR = v[LAST_FUSED_R]!;
+    const state = stateOf(fusedR);
+    const calibrated = this.steps >= calibrationSteps;
+    const nulls = this.lastNulls;
+    const pm = this.lastPatternMatch;
+    return {
+      key: this.key,
+      timeMs: v[LAST_TIME]!,
+      fusedR,
+      state,
+      status: statusOf(this.steps, calibrationSteps),
+      phase: !calibrated ? 'Calibrating' : isRupture(state) ? 'Rupture' : 'Active',
+      signals: signalReadings({
+        stress: v[LAST_SIGNALS]!,
+        fatigue: v[LAST_SIGNALS + 1]!,
+        mood: v[LAST_SIGNALS + 2]!,
+        pressure: v[LAST_SIGNALS + 3]!,
+        humidity: v[LAST_SIGNALS + 4]!,
+        contagion: v[LAST_SIGNALS + 5]!,
+        resilience: v[LAST_SIGNALS + 6]!,
+        entropy: v[LAST_SIGNALS + 7]!,
+        velocity: v[LAST_SIGNALS + 8]!,
+        health_score: v[LAST_SIGNALS + 9]!,
+      }),
+      throughputDrop: v[LAST_THROUGHPUT_DROP]!,
+      calibrationProgress: calibrationProgress(this.steps, calibrationSteps),
+      calibrationEtaMinutes: calibrationEtaMinutes(this.steps, calibrationSteps, this.config.bucketMs),
+      healthForecast: forecastHealthOf(this.healthRing, this.healthHead, this.healthRing.length, calibrated, this.config.bucketMs),
+      business: { sloBurnVelocity: v[LAST_BUSINESS]!, blastRadius: v[LAST_BUSINESS + 1]!, recoveryDebt: v[LAST_BUSINESS + 2]! },
+      patternMatch: pm === null ? null : { ...pm },
+      ruptureId: this.lastRuptureId,
+      sources: {
+        metricR: (nulls & 1) !== 0 ? null : v[LAST_SOURCES]!,
+        logR: (nulls & 2) !== 0 ? null : v[LAST_SOURCES + 1]!,
+        traceR: (nulls & 4) !== 0 ? null : v[LAST_SOURCES + 2]!,
+        traceRA: (nulls & 8) !== 0 ? null : v[LAST_SOURCES + 3]!,
+        primaryMetric: this.lastPrimaryMetric,
+        alphaBurst: v[LAST_SOURCES + 4]!,
+        alphaStable: v[LAST_SOURCES + 5]!,
+      },
+      confidence: v[LAST_CONFIDENCE]!,
+    };
+  }
+
+  /** appends a final health value to the ≤ 60-value history */
+  private pushHealth(h: number): void {
+    const ring = this.healthRing;
+    if (ring.length < HEALTH_HISTORY) {
+      ring.push(h);
+      // full: copied once to drop the array's growth slack
+      if (ring.length === HEALTH_HISTORY) this.healthRing = ring.slice();
+      return;
+    }
+    ring[this.healthHead] = h;
+    this.healthHead = (this.healthHead + 1) % HEALTH_HISTORY;
+  }
+
+  /** the health history, oldest first */
+  private healthHistory(): number[] {
+    const ring = this.healthRing;
+    const out: number[] = [];
+    for (let k = 0; k < ring.length; k++) out.push(ring[(this.healthHead + k) % ring.length]!);
+    return out;
   }
 
   /** JSON-serialisable state (no -Infinity: absent times are null). Open buckets are not included. */
@@ -372,20 +582,22 @@ export class WorkloadAnalyzer {
       lastMetricMs: finiteOrNull(this.lastMetricMs),
       errorRate: this.errorRate,
       errorRateMs: finiteOrNull(this.errorRateMs),
-      healthHistory: [...this.healthHistory],
-      pods: [...this.pods].map(([name, kpi]) => [name, kpi.toJSON()]),
-      windows: [...this.windows].map(([name, w]) => [name, w.burst.toJSON(), w.stable.toJSON(), w.last]),
+      healthHistory: this.healthHistory(),
+      pods: this.pods.map((kpi) => [kpi.pod, kpi.toJSON()]),
+      windows: [...this.windows].map(([name, w]) =>
+        w.shared ? [name, burstLineOf(w.series).toJSON(), w.series.stableLine.toJSON(), w.last] : [name, w.burst.toJSON(), w.stable.toJSON(), w.last],
+      ),
       series: this.series.toJSON(),
       logCounter: this.logCounter?.exportState() ?? null,
       logBurst: this.logBurst?.exportState() ?? null,
       logSeries: this.logSeries?.exportState() ?? null,
       spanWindow: this.spanWindow?.exportState() ?? null,
-      nearMiss: this.nearMiss.exportState(),
-      fingerprints: this.fingerprints.exportState(),
+      nearMiss: this.nearMiss?.exportState() ?? { inNearMiss: false, recordedAtMs: [] },
+      fingerprints: this.fingerprints?.exportState() ?? { seq: 0, fingerprints: [] },
       bands: this.bands.toJSON(),
       episodes: this.episodes.exportState(),
       explainRecord: this.explainRecord,
-      snapshot: this.last,
+      snapshot: this.snapshotOrNull,
     };
   }
 
@@ -407,15 +619,22 @@ export class WorkloadAnalyzer {
       w.lastMetricMs = s.lastMetricMs ?? Number.NEGATIVE_INFINITY;
       w.errorRate = s.errorRate;
       w.errorRateMs = s.errorRateMs ?? Number.NEGATIVE_INFINITY;
-      w.healthHistory = s.healthHistory.slice(-HEALTH_HISTORY);
-      for (const [name, pod] of s.pods.slice(-config.maxPodsPerWorkload)) w.pods.set(name, PodKpi.fromJSON(pod));
+      w.healthRing = s.healthHistory.slice(-HEALTH_HISTORY);
+      for (const [name, pod] of s.pods.slice(-config.maxPodsPerWorkload)) {
+        const kpi = PodKpi.fromJSON(pod);
+        kpi.pod = name;
+        // a repeated name keeps its first place (as Map.set did)
+        const at = w.pods.findIndex((p) => p.pod === name);
+        if (at >= 0) w.pods[at] = kpi;
+        else w.addPod(kpi);
+      }
       w.series = SeriesSet.fromJSON(s.series, maxSeries);
       for (const [name, burst, stable, last] of s.windows) {
         // shared with the series: its replayed lines hold the same points; the saved running
         // moments make them continue bit for bit
-        const lines = w.shareableLines(name);
-        if (lines !== undefined && lines.burst.adoptMoments(burst) && lines.stable.adoptMoments(stable)) {
-          w.windows.set(name, { burst: lines.burst, stable: lines.stable, last, shared: true });
+        const series = w.shareableSeries(name);
+        if (series !== undefined && burstLineOf(series).adoptMoments(burst) && series.stableLine.adoptMoments(stable)) {
+          w.windows.set(name, { series, last, shared: true });
         } else {
           w.windows.set(name, { burst: SlidingRegression.fromJSON(burst), stable: SlidingRegression.fromJSON(stable), last, shared: false });
         }
@@ -426,13 +645,17 @@ export class WorkloadAnalyzer {
         w.logSeries = LogSeries.fromState(s.logSeries);
       }
       if (s.spanWindow !== null) w.spanWindow = SpanWindow.fromState(s.spanWindow);
-      w.nearMiss = NearMissTracker.fromState(s.nearMiss);
-      w.fingerprints = FingerprintStore.fromState(key, s.fingerprints);
-      w.fingerprintCount = w.fingerprints.all().length;
+      const nearMiss = NearMissTracker.fromState(s.nearMiss);
+      const nearMissState = nearMiss.exportState();
+      w.nearMiss = nearMissState.inNearMiss || nearMissState.recordedAtMs.length > 0 ? nearMiss : null;
+      const fingerprints = FingerprintStore.fromState(key, s.fingerprints);
+      const fingerprintState = fingerprints.exportState();
+      w.fingerprintCount = fingerprintState.fingerprints.length;
+      w.fingerprints = fingerprintState.seq > 0 || w.fingerprintCount > 0 ? fingerprints : null;
       w.bands = BandTracker.fromJSON(s.bands);
       w.episodes = RuptureEpisodeTracker.fromState(s.episodes);
       w.explainRecord = s.explainRecord;
-      w.last = s.snapshot;
+      w.restored = s.snapshot;
     } catch (e) {
       throw new Error(`workload state: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -445,10 +668,10 @@ export class WorkloadAnalyzer {
     if (p !== null && p.firings.length > 0) points.push(p);
   }
 
-  /** the input series' lines when the metricR windows can be them (default sizes, tracked input) */
-  private shareableLines(name: string): { burst: SlidingRegression; stable: SlidingRegression } | undefined {
+  /** the input series whose lines the metricR windows can be (default sizes, tracked input) */
+  private shareableSeries(name: string): SeriesEnsemble | undefined {
     if (this.config.burstWindow !== SERIES_BURST_POINTS || this.config.stableWindow !== SERIES_STABLE_POINTS) return undefined;
-    return this.series.lines(name);
+    return this.series.ensemble(name);
   }
 
   /**
@@ -463,10 +686,10 @@ export class WorkloadAnalyzer {
       w.last = y;
       return;
     }
-    const lines = this.shareableLines(name);
-    if (lines !== undefined) {
+    const series = this.shareableSeries(name);
+    if (series !== undefined) {
       // first sight, or windows restored on their own: the series' lines hold the same points
-      this.windows.set(name, { burst: lines.burst, stable: lines.stable, last: y, shared: true });
+      this.windows.set(name, { series, last: y, shared: true });
       return;
     }
     if (w === undefined) {
@@ -486,60 +709,79 @@ export class WorkloadAnalyzer {
     for (const name of METRIC_R_INPUTS) {
       const w = this.windows.get(name);
       if (w === undefined) continue;
-      const r = metricRatio(w.burst, w.stable, cfg.noiseGate);
+      const r = w.shared ? seriesMetricRatio(w.series, cfg.noiseGate) : metricRatio(w.burst, w.stable, cfg.noiseGate);
       if (r === null || !Number.isFinite(r)) continue;
       if (best === null || r > best) {
         best = r;
         sources.primaryMetric = name;
-        sources.alphaBurst = w.burst.slope();
-        sources.alphaStable = w.stable.slope();
+        sources.alphaBurst = w.shared ? seriesBurstSlope(w.series) : w.burst.slope();
+        sources.alphaStable = w.shared ? seriesStableSlope(w.series) : w.stable.slope();
       }
     }
     sources.metricR = best;
     return sources;
   }
 
-  private podSignals(bucket: OpenBucket, ctx: Parameters<PodKpi['step']>[0]): PodSignals {
-    for (const [pod, inputs] of bucket.pods) {
-      if (!hasSamples(inputs)) continue;
-      let kpi = this.pods.get(pod);
+  /** the pods' signals aggregated (a shared buffer: read before the next workload's step) */
+  private podSignals(bucket: OpenBucket, ctx: PodStepContext): PodSignals {
+    for (let q = 0; q < bucket.podInputs.length; q++) {
+      const inputs = bucket.podInputs[q]!;
+      if (!inputs.hasSamples()) continue;
+      const pod = inputs.pod;
+      let kpi = this.pod(pod);
       if (kpi === undefined) {
-        if (this.pods.size >= this.config.maxPodsPerWorkload) this.evictOldestPod();
+        if (this.pods.length >= this.config.maxPodsPerWorkload) this.evictOldestPod();
         kpi = new PodKpi();
-        this.pods.set(pod, kpi);
+        kpi.pod = pod;
+        this.addPod(kpi);
       }
-      kpi.absorb(inputs);
+      kpi.absorbInputs(inputs);
     }
-    const results: PodSignals[] = [];
-    for (const [pod, kpi] of this.pods) {
-      if (!kpi.isLive(ctx.tMs, ctx.absenceMs)) {
-        this.pods.delete(pod);
-        continue;
-      }
-      results.push(kpi.step(ctx));
+    // pods no input of which is seen any more leave (order of the rest kept)
+    const pods = this.pods;
+    let n = 0;
+    let kept = 0;
+    for (let i = 0; i < pods.length; i++) {
+      const kpi = pods[i]!;
+      if (!kpi.isLive(ctx.tMs, ctx.absenceMs)) continue;
+      pods[kept++] = kpi;
+      kpi.stepInto(ctx, podSignalsBuffer(n++));
     }
-    if (results.length === 0) {
+    pods.length = kept;
+    if (n === 0) {
       // no pod with a live input (logs or traces only): one workload-level KPI state
-      let kpi = this.pods.get('');
+      let kpi = this.pod('');
       if (kpi === undefined) {
         kpi = new PodKpi();
-        this.pods.set('', kpi);
+        this.addPod(kpi);
       }
-      results.push(kpi.step(ctx));
+      kpi.stepInto(ctx, podSignalsBuffer(n++));
     }
-    return aggregatePods(results);
+    return aggregatePodsInto(POD_SIGNALS, n, POD_AGGREGATE);
+  }
+
+  /** appends a pod (the first one in an array of its own size: most workloads keep one pod) */
+  private addPod(kpi: PodKpi): void {
+    if (this.pods.length === 0) this.pods = [kpi];
+    else this.pods.push(kpi);
+  }
+
+  private pod(name: string): PodKpi | undefined {
+    for (const p of this.pods) if (p.pod === name) return p;
+    return undefined;
   }
 
   private evictOldestPod(): void {
-    let oldest: string | undefined;
+    let oldest = -1;
     let oldestMs = Number.POSITIVE_INFINITY;
-    for (const [pod, kpi] of this.pods) {
+    for (let i = 0; i < this.pods.length; i++) {
+      const kpi = this.pods[i]!;
       if (kpi.lastSeenMs < oldestMs) {
         oldestMs = kpi.lastSeenMs;
-        oldest = pod;
+        oldest = i;
       }
     }
-    if (oldest !== undefined) this.pods.delete(oldest);
+    if (oldest >= 0) this.pods.splice(oldest, 1);
   }
 
   /** context-event quiet period: 60 s before to 300 s after an event of this workload (§8.7) */
@@ -548,12 +790,14 @@ export class WorkloadAnalyzer {
     return false;
   }
 
-  private anomaliesOf(points: readonly SeriesPoint[], tMs: number, quiet: boolean, env: StepEnv): AnomalyEvent[] {
-    const out: AnomalyEvent[] = [];
-    for (const p of points) {
-      if (p.firings.length === 0 || this.suppressed(p.series, tMs, env.suppressions)) continue;
+  /** appends the anomalies of the step's points to `out` */
+  private anomaliesOf(points: readonly SeriesPoint[], tMs: number, quiet: boolean, env: StepEnv, out: AnomalyEvent[]): void {
+    for (let i = 0; i < points.length; i++) {
+      const p = points[i]!;
+      if (p.firings.length === 0 || (env.suppressions.length > 0 && this.suppressed(p.series, tMs, env.suppressions))) continue;
       const consensus = !quiet && p.consensus;
-      for (const f of p.firings) {
+      for (let k = 0; k < p.firings.length; k++) {
+        const f = p.firings[k]!;
         out.push({
           id: `anm_${env.newHexId()}`,
           workload: this.key,
@@ -568,7 +812,6 @@ export class WorkloadAnalyzer {
         });
       }
     }
-    return out;
   }
 
   /** an active suppression whose `signals` names the series drops its anomalies (§5.6) */
@@ -594,7 +837,7 @@ export class WorkloadAnalyzer {
     const top = topFactor(weights, pod.penalties);
     const pipeline = primaryPipeline(sources.metricR, sources.logR, sources.traceR);
     const primaryWindow = sources.primaryMetric === null ? undefined : this.windows.get(sources.primaryMetric);
-    const ttf = primaryWindow === undefined ? 3600 : ttfSeconds(primaryWindow.last, primaryWindow.burst.slope());
+    const ttf = primaryWindow === undefined ? 3600 : ttfSeconds(primaryWindow.last, primaryWindow.shared ? seriesBurstSlope(primaryWindow.series) : primaryWindow.burst.slope());
     const contagionSources = snapshot.signals.contagion.value >= 0.3 ? env.graph.contagionSources(this.name, snapshot.timeMs) : [];
     const recommendation = recommendAction({
       workload: this.key,
@@ -662,11 +905,6 @@ export class WorkloadAnalyzer {
   }
 }
 
-
-function hasSamples(inputs: ReadonlyMap<string, { count: number }>): boolean {
-  for (const acc of inputs.values()) if (acc.count > 0) return true;
-  return false;
-}
 
 function finiteOrNull(x: number): number | null {
   return Number.isFinite(x) ? x : null;

@@ -11,7 +11,7 @@ describe('analysis buckets (analytics.md §0.1, §1.2)', () => {
     expect(bucket!.index).to.equal(0);
     expect(bucket!.workloadMean('cpu')!.mean).to.be.closeTo(0.4, 1e-12);
     expect(bucket!.workloadMean('cpu')!.lastMs).to.equal(14_999);
-    expect(bucket!.pods.get('p1')!.get('cpu')!.mean()).to.be.closeTo(0.3, 1e-12);
+    expect(bucket!.podMean('p1', 'cpu')).to.be.closeTo(0.3, 1e-12);
   });
 
   it('closes a bucket when a later-bucket sample arrives', () => {
@@ -57,5 +57,42 @@ describe('analysis buckets (analytics.md §0.1, §1.2)', () => {
     expect(b.addMetric('', 'cpu', 0.1, 0, 2_000)).to.equal('late');
     expect(b.addLog(20_000)).to.equal('late');
     expect(b.addLog(31_000)).to.equal('ok');
+  });
+
+  it('collects workload means in order of first sight across pods (pod order, then input order)', () => {
+    const b = new WorkloadBuckets(15_000, 100);
+    b.addMetric('p1', 'memory', 0.5, 0, 1_000);
+    b.addMetric('p2', 'cpu', 0.2, 0, 3_000);
+    b.addMetric('p1', 'cpu', 0.4, 0, 2_000);
+    b.addMetric('p2', 'latency', 0.1, 0, 4_000);
+    const [bucket] = b.takeClosed(60_000);
+    const out = { names: [] as string[], means: [] as number[], lastMs: [] as number[] };
+    const n = bucket!.collectMeans(out);
+    expect(out.names.slice(0, n)).to.deep.equal(['memory', 'cpu', 'latency']);
+    expect(out.means.slice(0, n)).to.deep.equal([0.5, (0.2 + 0.4) / 2, 0.1]);
+    expect(out.lastMs.slice(0, n)).to.deep.equal([1_000, 3_000, 4_000]);
+  });
+
+  it('a reused bucket keeps the input order of its first use (as its maps did) and drops it beyond 4 pods', () => {
+    const b = new WorkloadBuckets(15_000, 100);
+    const out = { names: [] as string[], means: [] as number[], lastMs: [] as number[] };
+    b.addMetric('', 'cpu', 0.1, 0, 1_000);
+    b.addMetric('', 'memory', 0.2, 0, 1_000);
+    const [first] = b.takeClosed(60_000);
+    b.recycle(first!);
+    b.addMetric('', 'memory', 0.3, 0, 61_000);
+    b.addMetric('', 'latency', 0.3, 0, 61_000);
+    b.addMetric('', 'cpu', 0.3, 0, 61_000);
+    const [second] = b.takeClosed(200_000);
+    expect(second).to.equal(first);
+    const n = second!.collectMeans(out);
+    expect(out.names.slice(0, n)).to.deep.equal(['cpu', 'memory', 'latency']);
+    for (let p = 0; p < 5; p++) second!.inputsOf(`p${p}`).add('cpu', 0.1, 0, 1);
+    b.recycle(second!);
+    b.addMetric('', 'memory', 0.3, 0, 301_000);
+    b.addMetric('', 'cpu', 0.3, 0, 301_000);
+    const [third] = b.takeClosed(400_000);
+    const m = third!.collectMeans(out);
+    expect(out.names.slice(0, m)).to.deep.equal(['memory', 'cpu']);
   });
 });

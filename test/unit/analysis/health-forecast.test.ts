@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { forecastHealth } from '../../../api-server/src/analysis/health-forecast/health-forecast.js';
+import { forecastHealth, forecastHealthOf } from '../../../api-server/src/analysis/health-forecast/health-forecast.js';
 
 describe('analysis health forecast (analytics.md §7.1)', () => {
   const falling = Array.from({ length: 20 }, (_, i) => 0.9 - 0.01 * i);
@@ -29,5 +29,17 @@ describe('analysis health forecast (analytics.md §7.1)', () => {
     expect(forecastHealth(falling, false)).to.deep.equal({ in15min: 0.71, in30min: 0.71, criticalEtaMinutes: 0, trend: 'stable', confidenceWindow: 20 });
     expect(forecastHealth([0.5, 0.4], true).in15min).to.equal(0.4);
     expect(forecastHealth([], true)).to.deep.equal({ in15min: 0, in30min: 0, criticalEtaMinutes: 0, trend: 'stable', confidenceWindow: 0 });
+  });
+
+  it('a ring read from its oldest value gives the forecast of the same history as an array, bit for bit', () => {
+    const history = Array.from({ length: 60 }, (_, i) => 0.7 + 0.2 * Math.sin(i * 0.37) - 0.003 * i);
+    history[17] = Number.NaN;
+    for (const start of [0, 1, 13, 59]) {
+      const ring = history.map((_, k) => history[(k - start + 60) % 60]!);
+      for (const calibrated of [true, false]) {
+        expect(forecastHealthOf(ring, start, 60, calibrated)).to.deep.equal(forecastHealth(history, calibrated));
+      }
+    }
+    expect(forecastHealthOf(history.slice(0, 25), 0, 25, true)).to.deep.equal(forecastHealth(history.slice(0, 25), true));
   });
 });

@@ -1,24 +1,31 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { MODEL_NAMES, SeriesEnsemble } from '../../../api-server/src/analysis/ensemble/index.js';
-import { AriModel, EwmaModel, HoltWintersModel, MedianModel, levinsonDurbin } from '../../../api-server/src/analysis/ensemble/models.js';
+import { ariPhi, ariUpdate, ariUsable, ewmaUpdate, hwPredict, hwUpdate, hwUsable, levinsonDurbin, madPredict, madUpdate, madUsable } from '../../../api-server/src/analysis/ensemble/models.js';
+import { EWMA_LEVEL, STAGES, layoutOf, newSeriesMemory } from '../../../api-server/src/analysis/ensemble/series-memory.js';
+
+/** a series' memory at its last stage (room for every window), and that stage's layout */
+function fullMemory(): { d: Float64Array; layout: ReturnType<typeof layoutOf> } {
+  const d = newSeriesMemory(STAGES.length - 1);
+  return { d, layout: layoutOf(d) };
+}
 
 describe('ensemble models (analytics.md §5.2)', () => {
   it('ewma: level = 0.1 y + 0.9 level from the first value', () => {
-    const m = new EwmaModel();
-    for (const y of [10, 20, 30]) m.update(y);
+    const { d } = fullMemory();
+    for (const y of [10, 20, 30]) ewmaUpdate(d, y);
     // 10 → 11 → 0.1*30 + 0.9*11 = 12.9
-    expect(m.predict()).to.be.closeTo(12.9, 1e-12);
+    expect(d[EWMA_LEVEL]).to.be.closeTo(12.9, 1e-12);
   });
 
   it('mad: median of the last 300 values, usable after 10', () => {
-    const m = new MedianModel();
-    for (let i = 1; i <= 9; i += 1) m.update(i);
-    expect(m.usable).to.equal(false);
-    m.update(100);
-    expect(m.predict()).to.equal(5.5);
-    for (let i = 0; i < 400; i += 1) m.update(i % 2 === 0 ? 1 : 3);
-    expect(m.predict()).to.equal(2);
+    const { d, layout } = fullMemory();
+    for (let i = 1; i <= 9; i += 1) madUpdate(d, layout, i);
+    expect(madUsable(d)).to.equal(false);
+    madUpdate(d, layout, 100);
+    expect(madPredict(d, layout)).to.equal(5.5);
+    for (let i = 0; i < 400; i += 1) madUpdate(d, layout, i % 2 === 0 ? 1 : 3);
+    expect(madPredict(d, layout)).to.equal(2);
   });
 
   it('Levinson-Durbin solves the Yule-Walker equations of an AR(1)', () => {
@@ -30,27 +37,27 @@ describe('ensemble models (analytics.md §5.2)', () => {
   });
 
   it('arima: recovers the AR coefficient of differences that follow an AR(1)', () => {
-    const m = new AriModel();
-    let d = 1;
+    const { d } = fullMemory();
+    let diff = 1;
     let y = 0;
     let seed = 7;
     for (let i = 0; i < 200; i += 1) {
       seed = (seed * 1103515245 + 12345) % 2147483648;
-      d = 0.6 * d + (seed / 2147483648 - 0.5) * 0.1;
-      y += d;
-      m.update(y);
+      diff = 0.6 * diff + (seed / 2147483648 - 0.5) * 0.1;
+      y += diff;
+      ariUpdate(d, y);
     }
-    expect(m.phi[0]).to.be.within(0.35, 0.85);
-    expect(m.usable).to.equal(true);
+    expect(ariPhi(d)[0]).to.be.within(0.35, 0.85);
+    expect(ariUsable(d)).to.equal(true);
   });
 
   it('holt_winters: learns a pure season and predicts it one season later', () => {
-    const m = new HoltWintersModel();
+    const { d, layout } = fullMemory();
     const season = (i: number): number => Math.sin((2 * Math.PI * i) / 240);
-    for (let i = 0; i < 240 * 3; i += 1) m.update(5 + season(i));
-    expect(m.usable).to.equal(true);
-    expect(m.predict(1)).to.be.closeTo(5 + season(240 * 3), 0.05);
-    expect(m.predict(60)).to.be.closeTo(5 + season(240 * 3 + 59), 0.1);
+    for (let i = 0; i < 240 * 3; i += 1) hwUpdate(d, layout, 5 + season(i));
+    expect(hwUsable(d)).to.equal(true);
+    expect(hwPredict(d, layout, 1)).to.be.closeTo(5 + season(240 * 3), 0.05);
+    expect(hwPredict(d, layout, 60)).to.be.closeTo(5 + season(240 * 3 + 59), 0.1);
   });
 });
 

@@ -23,8 +23,23 @@
  * (its profiles span a week). Non-finite input is ignored.
  */
 import { SeriesEnsemble, replayPoints } from '../ensemble/series-ensemble.js';
-import { SlidingRegression, metricRatio } from '../regression/sliding-regression.js';
-import { NoveltyScore } from './novelty-score.js';
+import {
+  BURST_LINE,
+  BURST_POINTS,
+  DET_SUM,
+  DET_SUM_SQ,
+  RESIDUAL_POINTS,
+  RES_COUNT,
+  RES_SUM,
+  RES_SUM_SQ,
+  STABLE_LINE,
+  VALUE_META,
+  layoutOf,
+} from '../ensemble/series-memory.js';
+import { sortedCount, sortedMedian, sortedMedianAbsDeviation } from '../ensemble/sorted-slots.js';
+import { lineCount, lineFirstX, lineLastX, linePredict, linePush, lineSlope } from '../regression/line-slots.js';
+import { LineView, slopeRatio, type RegressionLine } from '../regression/sliding-regression.js';
+import { allocateNovelty, noveltyExpertScores, noveltyFromJSON, noveltyToJSON, observeNovelty, releaseNovelty, type NoveltyExperts } from './novelty-score.js';
 
 export type AnomalyMethodName = 'zscore' | 'mad' | 'seasonal' | 'ca_ilr' | 'novelty';
 
@@ -59,27 +74,57 @@ const THRESHOLD = 3;
 /** the novelty score at which `novelty` fires: the standard profile's corpus threshold (docs/nab.md) */
 export const NOVELTY_FIRES_AT = 0.51;
 const NOISE_GATE = 0.02;
+
 /** the ensemble's value window (zscore, mad, and the novelty score's median once full) */
 const VALUE_WINDOW = 300;
+
+/** gives back the novelty chunks of an owner (detectors, a series set) once it is garbage collected */
+const noveltyOwners = new FinalizationRegistry<number[]>((ids) => {
+  for (const id of ids) releaseNovelty(id);
+});
+
+/**
+ * Registers `ids`, the novelty chunks `owner` holds (it may replace entries later), to be given back
+ * when `owner` is garbage collected.
+ */
+export function releaseWithOwner(owner: object, ids: number[]): void {
+  noveltyOwners.register(owner, ids);
+}
+
+/** the 20-point burst line (ca_ilr) of the series whose memory `ensemble` holds, read in place */
+export function burstLineOf(ensemble: SeriesEnsemble): RegressionLine {
+  return new LineView(ensemble, BURST_LINE, BURST_POINTS);
+}
+
+/** metricRatio of the series' burst and stable lines, read in place (no line objects) */
+export function seriesMetricRatio(ensemble: SeriesEnsemble, noiseGate: number): number | null {
+  const d = ensemble.memory;
+  if (lineCount(d, BURST_LINE) !== BURST_POINTS) return null;
+  return slopeRatio(lineSlope(d, BURST_LINE), lineLastX(d, BURST_LINE, BURST_POINTS) - lineFirstX(d, BURST_LINE), lineSlope(d, STABLE_LINE), noiseGate);
+}
+
+/** the slope of the series' burst line */
+export function seriesBurstSlope(ensemble: SeriesEnsemble): number {
+  return lineSlope(ensemble.memory, BURST_LINE);
+}
+
+/** the slope of the series' stable line */
+export function seriesStableSlope(ensemble: SeriesEnsemble): number {
+  return lineSlope(ensemble.memory, STABLE_LINE);
+}
 
 export class SeriesDetectors {
   private readonly base: SeriesEnsemble;
   private readonly ownsBase: boolean;
-  private sum = 0;
-  private sumSq = 0;
-  private readonly residuals = new Float64Array(200);
-  private rCount = 0;
-  private rSum = 0;
-  private rSumSq = 0;
-  private readonly burst = new SlidingRegression(20);
-  private novelty: NoveltyScore;
+  /** the novelty score's chunk, as the one entry of the array given back when this is collected */
+  private readonly novelty: number[];
 
-  /** `ensemble`: the series' ensemble, observed by the owner before each observe here */
   /** `ensemble`: the series' ensemble, observed by the owner before each observe here */
   constructor(ensemble?: SeriesEnsemble) {
     this.base = ensemble ?? new SeriesEnsemble();
     this.ownsBase = ensemble === undefined;
-    this.novelty = new NoveltyScore();
+    this.novelty = [allocateNovelty()];
+    releaseWithOwner(this, this.novelty);
   }
 
   /**
@@ -95,123 +140,44 @@ export class SeriesDetectors {
 
   /**
    * What observe does, without building its result: the firings of this point (a shared empty
-   * array when none fired; consensus is two or more). The service's hot path (SeriesSet).
+   * array when none fired; consensus is two or more).
    */
   firingsAt(y: number, xSeconds: number, atSeconds = xSeconds): readonly Firing[] {
-    const scores = LAST_SCORES;
-    scores.fill(0);
-    if (!Number.isFinite(y) || !Number.isFinite(xSeconds)) return NO_FIRINGS;
-    if (this.ownsBase) this.base.observe(y, xSeconds);
-    let firings: Firing[] | null = null;
-    const values = this.base.valueWindow;
-
-    // zscore over the last 300 values including the current one (running sums)
-    const evicted = this.base.lastEvicted;
-    if (!Number.isNaN(evicted)) {
-      this.sum -= evicted;
-      this.sumSq -= evicted * evicted;
-    }
-    this.sum += y;
-    this.sumSq += y * y;
-    const n = values.count;
-    let median = NaN;
-    if (n >= 10) {
-      const mu = this.sum / n;
-      const sigma = Math.sqrt(Math.max(0, this.sumSq / n - mu * mu));
-      const z = Math.abs(y - mu) / (sigma + 1e-10);
-      if (sigma > 1e-9) scores[ZSCORE] = squash(z);
-      if (sigma > 1e-9 && z > THRESHOLD) (firings ??= []).push({ method: 'zscore', value: y, expected: mu, score: (y - mu) / (sigma + 1e-10) });
-      const med = values.median();
-      median = med;
-      const madSigma = 1.4826 * values.medianAbsDeviation(med);
-      if (madSigma >= 1e-10) {
-        const m = Math.abs(y - med) / madSigma;
-        scores[MAD] = squash(m);
-        if (m > THRESHOLD) (firings ??= []).push({ method: 'mad', value: y, expected: med, score: m });
-      }
-    }
-
-    // seasonal: the Holt-Winters forecast made before this point's update
-    if (this.base.seasonalUsableBefore) {
-      const expected = this.base.seasonalForecastBefore;
-      const residual = y - expected;
-      const slot = this.rCount % 200;
-      if (this.rCount >= 200) {
-        const old = this.residuals[slot] as number;
-        this.rSum -= old;
-        this.rSumSq -= old * old;
-      }
-      this.residuals[slot] = residual;
-      this.rSum += residual;
-      this.rSumSq += residual * residual;
-      this.rCount += 1;
-      if (this.rCount % 1000 === 0) this.recomputeResidualSums();
-      const sigma = this.residualSigma();
-      if (sigma >= 1e-10 && this.rCount >= 10) {
-        const s = Math.abs(residual) / sigma;
-        scores[SEASONAL] = squash(s);
-        if (s > THRESHOLD) (firings ??= []).push({ method: 'seasonal', value: y, expected, score: s });
-      }
-    }
-
-    // ca_ilr: metricR of the series (burst 20 here, stable 240 = the ensemble's line)
-    this.burst.push(xSeconds, y);
-    const stable = this.base.stableLine;
-    const r = metricRatio(this.burst, stable, NOISE_GATE);
-    if (r !== null) scores[CA_ILR] = squash(r);
-    if (r !== null && r > THRESHOLD) {
-      (firings ??= []).push({ method: 'ca_ilr', value: r, expected: stable.predict(xSeconds), score: r });
-    }
-
-    // novelty: the median only once the 300-value window is full, as the dispersion expert wants
-    const novelty = this.novelty.observe(y, atSeconds, n >= VALUE_WINDOW ? median : NaN);
-    scores[NOVELTY_AT] = novelty;
-    if (novelty >= NOVELTY_FIRES_AT) (firings ??= []).push({ method: 'novelty', value: y, expected: median, score: novelty });
-    return firings ?? NO_FIRINGS;
+    if (this.ownsBase && Number.isFinite(y) && Number.isFinite(xSeconds)) this.base.observe(y, xSeconds);
+    return detectPoint(this.base, this.novelty[0] as number, y, xSeconds, atSeconds);
   }
 
-  /** sigma of the last 200 residuals, O(1) from running sums (recomputed exactly every 1000) */
-  private residualSigma(): number {
-    const n = Math.min(200, this.rCount);
-    const mean = this.rSum / n;
-    return Math.sqrt(Math.max(0, this.rSumSq / n - mean * mean));
+  /** the series' ensemble (the one given to the constructor, or the detectors' own) */
+  get ensemble(): SeriesEnsemble {
+    return this.base;
   }
 
-  private recomputeResidualSums(): void {
-    const n = Math.min(200, this.rCount);
-    this.rSum = 0;
-    this.rSumSq = 0;
-    for (let k = 0; k < n; k += 1) {
-      const r = this.residuals[k] as number;
-      this.rSum += r;
-      this.rSumSq += r * r;
-    }
-  }
-
-  /** the 20-point burst line (ca_ilr), pushed by observe */
-  get burstLine(): SlidingRegression {
-    return this.burst;
+  /** the 20-point burst line (ca_ilr), pushed by observe, read in place */
+  get burstLine(): RegressionLine {
+    return burstLineOf(this.base);
   }
 
   /** the novelty score's experts at the last point (evaluation) */
-  noveltyExperts(): ReturnType<NoveltyScore['expertScores']> {
-    return this.novelty.expertScores();
+  noveltyExperts(): NoveltyExperts {
+    return noveltyExpertScores(this.novelty[0] as number);
   }
 
   /** continues from a saved novelty state (a fresh, warming-up score when it is not one) */
   withNovelty(state: unknown): this {
-    this.novelty = NoveltyScore.fromJSON(state);
+    const restored = noveltyFromJSON(state);
+    releaseNovelty(this.novelty[0] as number);
+    this.novelty[0] = restored;
     return this;
   }
 
   /** the novelty state (the §5.6 methods rebuild from the ensemble's points) */
   noveltyState(): unknown {
-    return this.novelty.toJSON();
+    return noveltyToJSON(this.novelty[0] as number);
   }
 
   /** the last 300 points (those of the ensemble underneath) and the novelty state */
   toJSON(): { points: [number, number][]; novelty: unknown } {
-    return { ...this.base.toJSON(), novelty: this.novelty.toJSON() };
+    return { ...this.base.toJSON(), novelty: this.noveltyState() };
   }
 
   /**
@@ -224,4 +190,108 @@ export class SeriesDetectors {
     const saved = typeof state === 'object' && state !== null ? (state as { novelty?: unknown }).novelty : undefined;
     return d.withNovelty(saved);
   }
+}
+
+/**
+ * The §5.6 methods and the novelty score on the point `base` (the series' ensemble) has just
+ * observed, the novelty state in chunk `novelty`: the firings (a shared empty array when none
+ * fired); the method scores are left in LAST_SCORES. Non-finite input: nothing, no firings.
+ */
+export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xSeconds: number, atSeconds: number): readonly Firing[] {
+  const scores = LAST_SCORES;
+  scores[ZSCORE] = 0;
+  scores[MAD] = 0;
+  scores[SEASONAL] = 0;
+  scores[CA_ILR] = 0;
+  scores[NOVELTY_AT] = 0;
+  if (!Number.isFinite(y) || !Number.isFinite(xSeconds)) return NO_FIRINGS;
+  // the ensemble's memory after its observe: the value window, Holt-Winters' forecast, the
+  // stable line, and the detectors' own sums, residual ring and burst line
+  const d = base.memory;
+  const layout = layoutOf(d);
+  let firings: Firing[] | null = null;
+
+  // zscore over the last 300 values including the current one (running sums)
+  const evicted = base.lastEvicted;
+  let sum = d[DET_SUM] as number;
+  let sumSq = d[DET_SUM_SQ] as number;
+  if (!Number.isNaN(evicted)) {
+    sum -= evicted;
+    sumSq -= evicted * evicted;
+  }
+  sum += y;
+  sumSq += y * y;
+  d[DET_SUM] = sum;
+  d[DET_SUM_SQ] = sumSq;
+  const n = sortedCount(d, VALUE_META);
+  let median = NaN;
+  if (n >= 10) {
+    const mu = sum / n;
+    const sigma = Math.sqrt(Math.max(0, sumSq / n - mu * mu));
+    const z = Math.abs(y - mu) / (sigma + 1e-10);
+    if (sigma > 1e-9) scores[ZSCORE] = squash(z);
+    if (sigma > 1e-9 && z > THRESHOLD) (firings ??= []).push({ method: 'zscore', value: y, expected: mu, score: (y - mu) / (sigma + 1e-10) });
+    const med = sortedMedian(d, VALUE_META, layout.valueSorted);
+    median = med;
+    const madSigma = 1.4826 * sortedMedianAbsDeviation(d, VALUE_META, layout.valueSorted, med);
+    if (madSigma >= 1e-10) {
+      const m = Math.abs(y - med) / madSigma;
+      scores[MAD] = squash(m);
+      if (m > THRESHOLD) (firings ??= []).push({ method: 'mad', value: y, expected: med, score: m });
+    }
+  }
+
+  // seasonal: the Holt-Winters forecast made before this point's update
+  if (base.seasonalUsableBefore) {
+    const expected = base.seasonalForecastBefore;
+    const residual = y - expected;
+    const count = (d[RES_COUNT] as number) | 0;
+    const slot = layout.residuals + (count % RESIDUAL_POINTS);
+    let rSum = d[RES_SUM] as number;
+    let rSumSq = d[RES_SUM_SQ] as number;
+    if (count >= RESIDUAL_POINTS) {
+      const old = d[slot] as number;
+      rSum -= old;
+      rSumSq -= old * old;
+    }
+    d[slot] = residual;
+    rSum += residual;
+    rSumSq += residual * residual;
+    d[RES_COUNT] = count + 1;
+    if ((count + 1) % 1000 === 0) {
+      // recomputed exactly now and then to bound drift
+      const held = Math.min(RESIDUAL_POINTS, count + 1);
+      rSum = 0;
+      rSumSq = 0;
+      for (let k = 0; k < held; k += 1) {
+        const r = d[layout.residuals + k] as number;
+        rSum += r;
+        rSumSq += r * r;
+      }
+    }
+    d[RES_SUM] = rSum;
+    d[RES_SUM_SQ] = rSumSq;
+    const held = Math.min(RESIDUAL_POINTS, count + 1);
+    const mean = rSum / held;
+    const sigma = Math.sqrt(Math.max(0, rSumSq / held - mean * mean));
+    if (sigma >= 1e-10 && count + 1 >= 10) {
+      const s = Math.abs(residual) / sigma;
+      scores[SEASONAL] = squash(s);
+      if (s > THRESHOLD) (firings ??= []).push({ method: 'seasonal', value: y, expected, score: s });
+    }
+  }
+
+  // ca_ilr: metricR of the series (burst 20 here, stable 240 = the ensemble's line)
+  linePush(d, BURST_LINE, BURST_POINTS, xSeconds, y);
+  const r = seriesMetricRatio(base, NOISE_GATE);
+  if (r !== null) scores[CA_ILR] = squash(r);
+  if (r !== null && r > THRESHOLD) {
+    (firings ??= []).push({ method: 'ca_ilr', value: r, expected: linePredict(d, STABLE_LINE, xSeconds), score: r });
+  }
+
+  // novelty: the median only once the 300-value window is full, as the dispersion expert wants
+  const score = observeNovelty(novelty, y, atSeconds, n >= VALUE_WINDOW ? median : NaN);
+  scores[NOVELTY_AT] = score;
+  if (score >= NOVELTY_FIRES_AT) (firings ??= []).push({ method: 'novelty', value: y, expected: median, score });
+  return firings ?? NO_FIRINGS;
 }

@@ -34,9 +34,14 @@ export function blastRadius(callers: readonly string[]): number {
 
 /** Assembles the business signal object of a snapshot. */
 export function businessSignals(input: { errorRateLast: number; slo?: SloConfig | null; callers: readonly string[]; recoveryDebt: number }): BusinessSignals {
+  return businessSignalsOf(input.errorRateLast, input.slo, blastRadius(input.callers), input.recoveryDebt);
+}
+
+/** businessSignals with the blast radius already counted (ServiceGraph.callerCount) */
+export function businessSignalsOf(errorRateLast: number, slo: SloConfig | undefined | null, blastRadius: number, recoveryDebt: number): BusinessSignals {
   return {
-    sloBurnVelocity: sloBurnVelocity(input.errorRateLast, input.slo),
-    blastRadius: blastRadius(input.callers),
-    recoveryDebt: Number.isFinite(input.recoveryDebt) && input.recoveryDebt > 0 ? Math.floor(input.recoveryDebt) : 0,
+    sloBurnVelocity: sloBurnVelocity(errorRateLast, slo),
+    blastRadius,
+    recoveryDebt: Number.isFinite(recoveryDebt) && recoveryDebt > 0 ? Math.floor(recoveryDebt) : 0,
   };
 }

@@ -1,110 +1,130 @@
 /**
- * The five streaming forecasters of analytics.md §5.2. Each sees one point per analysis step
- * (x in seconds, y the value) and predicts y `h` steps (15 s each) ahead. Non-finite input is
- * ignored by the owner (SeriesEnsemble) before it reaches a model.
+ * The five streaming forecasters of analytics.md §5.2, as functions over a series' memory
+ * (series-memory.ts). Each sees one point per analysis step (x in seconds, y the value) and
+ * predicts y `h` steps (15 s each) ahead. Non-finite input is ignored by the owner
+ * (SeriesEnsemble) before it reaches a model.
  */
-import { SlidingRegression } from '../regression/sliding-regression.js';
-import { SortedWindow } from './sorted-window.js';
-import { grownArray, grownCapacity } from '../windows/grown-capacity.js';
+import { lineCount, linePredict, linePush, lineSlope } from '../regression/line-slots.js';
+import { sortedCount, sortedMedian, sortedPush } from './sorted-slots.js';
+import {
+  ARI_COUNT,
+  ARI_DIFFS,
+  ARI_DIFF_RING,
+  ARI_HEAD,
+  ARI_LAST,
+  ARI_PHI,
+  ARI_SINCE_FIT,
+  CA_ILR_X,
+  EWMA_LEVEL,
+  HW_BUFFER_SUM,
+  HW_LAST,
+  HW_LEVEL,
+  HW_N,
+  HW_TREND,
+  SEASON,
+  STABLE_LINE,
+  STABLE_POINTS,
+  VALUE_META,
+  VALUE_POINTS,
+  type StageLayout,
+} from './series-memory.js';
 
 export const STEP_SECONDS = 15;
 
-/** ca_ilr: the stable-window regression line (240 points), usable after 3 points. */
-export class CaIlrModel {
-  readonly line = new SlidingRegression(240);
-  private x = 0;
-  update(y: number, x: number): void {
-    this.x = x;
-    this.line.push(x, y);
-  }
-  get usable(): boolean {
-    return this.line.count >= 3;
-  }
-  predict(h: number): number {
-    return this.line.predict(this.x + STEP_SECONDS * h);
-  }
-  /** slope per step */
-  slopePerStep(): number {
-    return this.line.slope() * STEP_SECONDS;
-  }
+// ca_ilr: the stable-window regression line (240 points), usable after 3 points.
+export function caIlrUpdate(d: Float64Array, y: number, x: number): void {
+  d[CA_ILR_X] = x;
+  linePush(d, STABLE_LINE, STABLE_POINTS, x, y);
+}
+export function caIlrUsable(d: Float64Array): boolean {
+  return lineCount(d, STABLE_LINE) >= 3;
+}
+export function caIlrPredict(d: Float64Array, h: number): number {
+  return linePredict(d, STABLE_LINE, (d[CA_ILR_X] as number) + STEP_SECONDS * h);
+}
+/** the stable line's slope per step */
+export function caIlrSlopePerStep(d: Float64Array): number {
+  return lineSlope(d, STABLE_LINE) * STEP_SECONDS;
 }
 
-const DIFFS = 64;
 /** fit's scratch (synchronous, so one set serves every series): autocorrelations, coefficients */
 const RHO = new Float64Array(4);
 const PHI = new Float64Array(3);
 const PHI_PREVIOUS = new Float64Array(3);
 
-/**
- * arima: ARI(3,1) with Yule-Walker (Levinson-Durbin) over the last 64 differences, refitted every
- * 10 points. The differences and the three coefficients share one Float64Array.
- */
-export class AriModel {
-  /** [0, 64): ring of differences; [64, 67): phi */
-  private readonly diffs = new Float64Array(DIFFS + 3);
-  private dHead = 0;
-  private dCount = 0;
-  private last = NaN;
-  private sinceFit = 0;
+// arima: ARI(3,1) with Yule-Walker (Levinson-Durbin) over the last 64 differences, refitted every
+// 10 points.
+export function ariUpdate(d: Float64Array, y: number): void {
+  const last = d[ARI_LAST] as number;
+  if (!Number.isNaN(last)) {
+    // integers held in Float64 memory: `| 0` keeps the ring arithmetic in int32
+    const head = (d[ARI_HEAD] as number) | 0;
+    let count = (d[ARI_COUNT] as number) | 0;
+    let slot = head + count;
+    if (slot >= ARI_DIFFS) slot -= ARI_DIFFS;
+    d[ARI_DIFF_RING + slot] = y - last;
+    if (count < ARI_DIFFS) {
+      count += 1;
+      d[ARI_COUNT] = count;
+    } else d[ARI_HEAD] = head + 1 === ARI_DIFFS ? 0 : head + 1;
+    const sinceFit = (d[ARI_SINCE_FIT] as number) + 1;
+    d[ARI_SINCE_FIT] = sinceFit;
+    if (count >= 8 && (sinceFit >= 10 || count === 8)) {
+      ariFit(d);
+      d[ARI_SINCE_FIT] = 0;
+    }
+  }
+  d[ARI_LAST] = y;
+}
+export function ariUsable(d: Float64Array): boolean {
+  return (d[ARI_COUNT] as number) >= 10;
+}
+/** the k-th oldest difference */
+function ariDiff(d: Float64Array, k: number): number {
+  const i = ((d[ARI_HEAD] as number) | 0) + k;
+  return d[ARI_DIFF_RING + (i >= ARI_DIFFS ? i - ARI_DIFFS : i)] as number;
+}
+/** ARI_DIFFS is a power of two: ring positions wrap with a mask */
+const DIFF_MASK = ARI_DIFFS - 1;
+if ((ARI_DIFFS & DIFF_MASK) !== 0) throw new Error('ARI_DIFFS must be a power of two');
 
-  /** the AR coefficients of the differences */
-  get phi(): [number, number, number] {
-    return [this.diffs[DIFFS] as number, this.diffs[DIFFS + 1] as number, this.diffs[DIFFS + 2] as number];
+function ariFit(d: Float64Array): void {
+  const n = (d[ARI_COUNT] as number) | 0;
+  const head = (d[ARI_HEAD] as number) | 0;
+  for (let lag = 0; lag <= 3; lag += 1) {
+    let s = 0;
+    // the k-th oldest difference is at (head + k) mod ARI_DIFFS (ariDiff), here with the mask
+    for (let i = lag; i < n; i += 1) s += (d[ARI_DIFF_RING + ((head + i) & DIFF_MASK)] as number) * (d[ARI_DIFF_RING + ((head + i - lag) & DIFF_MASK)] as number);
+    RHO[lag] = s / n;
   }
-
-  update(y: number): void {
-    if (!Number.isNaN(this.last)) {
-      let slot = this.dHead + this.dCount;
-      if (slot >= DIFFS) slot -= DIFFS;
-      this.diffs[slot] = y - this.last;
-      if (this.dCount < DIFFS) this.dCount += 1;
-      else this.dHead = this.dHead + 1 === DIFFS ? 0 : this.dHead + 1;
-      this.sinceFit += 1;
-      if (this.dCount >= 8 && (this.sinceFit >= 10 || this.dCount === 8)) {
-        this.fit();
-        this.sinceFit = 0;
-      }
-    }
-    this.last = y;
+  const r0 = RHO[0] as number;
+  if (Math.abs(r0) < 1e-12) return;
+  for (let lag = 0; lag <= 3; lag += 1) RHO[lag] = (RHO[lag] as number) / r0;
+  if (!levinsonDurbinInto(RHO, 3, PHI, PHI_PREVIOUS)) return;
+  if (Math.abs(PHI[0] as number) + Math.abs(PHI[1] as number) + Math.abs(PHI[2] as number) < 1) d.set(PHI, ARI_PHI);
+}
+export function ariPredict(d: Float64Array, h: number): number {
+  const steps = Math.min(Math.max(1, h), 20);
+  const count = (d[ARI_COUNT] as number) | 0;
+  let r0 = count > 0 ? ariDiff(d, count - 1) : 0;
+  let r1 = count > 1 ? ariDiff(d, count - 2) : 0;
+  let r2 = count > 2 ? ariDiff(d, count - 3) : 0;
+  const p0 = d[ARI_PHI] as number;
+  const p1 = d[ARI_PHI + 1] as number;
+  const p2 = d[ARI_PHI + 2] as number;
+  let y = d[ARI_LAST] as number;
+  for (let s = 0; s < steps; s += 1) {
+    const dy = p0 * r0 + p1 * r1 + p2 * r2;
+    y += dy;
+    r2 = r1;
+    r1 = r0;
+    r0 = dy;
   }
-  get usable(): boolean {
-    return this.dCount >= 10;
-  }
-  private diff(k: number): number {
-    const i = this.dHead + k;
-    return this.diffs[i >= DIFFS ? i - DIFFS : i] as number;
-  }
-  private fit(): void {
-    const n = this.dCount;
-    for (let lag = 0; lag <= 3; lag += 1) {
-      let s = 0;
-      for (let i = lag; i < n; i += 1) s += this.diff(i) * this.diff(i - lag);
-      RHO[lag] = s / n;
-    }
-    const r0 = RHO[0] as number;
-    if (Math.abs(r0) < 1e-12) return;
-    for (let lag = 0; lag <= 3; lag += 1) RHO[lag] = (RHO[lag] as number) / r0;
-    if (!levinsonDurbinInto(RHO, 3, PHI, PHI_PREVIOUS)) return;
-    if (Math.abs(PHI[0] as number) + Math.abs(PHI[1] as number) + Math.abs(PHI[2] as number) < 1) this.diffs.set(PHI, DIFFS);
-  }
-  predict(h: number): number {
-    const steps = Math.min(Math.max(1, h), 20);
-    let r0 = this.dCount > 0 ? this.diff(this.dCount - 1) : 0;
-    let r1 = this.dCount > 1 ? this.diff(this.dCount - 2) : 0;
-    let r2 = this.dCount > 2 ? this.diff(this.dCount - 3) : 0;
-    const p0 = this.diffs[DIFFS] as number;
-    const p1 = this.diffs[DIFFS + 1] as number;
-    const p2 = this.diffs[DIFFS + 2] as number;
-    let y = this.last;
-    for (let s = 0; s < steps; s += 1) {
-      const d = p0 * r0 + p1 * r1 + p2 * r2;
-      y += d;
-      r2 = r1;
-      r1 = r0;
-      r0 = d;
-    }
-    return y;
-  }
+  return y;
+}
+/** the AR coefficients of the differences */
+export function ariPhi(d: Float64Array): [number, number, number] {
+  return [d[ARI_PHI] as number, d[ARI_PHI + 1] as number, d[ARI_PHI + 2] as number];
 }
 
 /** Levinson-Durbin recursion on autocorrelations rho[0..p] (rho[0] = 1); undefined when unstable. */
@@ -137,90 +157,60 @@ function levinsonDurbinInto(rho: Float64Array, p: number, phi: Float64Array, pre
 const dampAfter = (h: number): number => (0.98 * (1 - 0.98 ** h)) / (1 - 0.98);
 const DAMP_ONE_STEP = dampAfter(1);
 
-/**
- * holt_winters: damped additive, alpha 0.3, beta 0.05, gamma 0.2, phi 0.98, season 240. The
- * season's storage grows with the first season's points (grownCapacity).
- */
-export class HoltWintersModel {
-  static readonly PERIOD = 240;
-  private season = new Float64Array(grownCapacity(0, HoltWintersModel.PERIOD));
-  private n = 0;
-  private level = 0;
-  private trend = 0;
-  private last = 0;
-  private bufferSum = 0;
-
-  update(y: number): void {
-    const p = HoltWintersModel.PERIOD;
-    this.n += 1;
-    this.last = y;
-    if (this.n <= p) {
-      if (this.n > this.season.length) this.season = grownArray(this.season, p);
-      this.season[this.n - 1] = y;
-      this.bufferSum += y;
-      if (this.n === p) {
-        this.level = this.bufferSum / p;
-        this.trend = 0;
-        for (let i = 0; i < p; i += 1) this.season[i] = (this.season[i] as number) - this.level;
-      }
-      return;
+// holt_winters: damped additive, alpha 0.3, beta 0.05, gamma 0.2, phi 0.98, season 240; the
+// first season's points are buffered in the season's storage.
+export function hwUpdate(d: Float64Array, layout: StageLayout, y: number): void {
+  const season = layout.season;
+  const n = ((d[HW_N] as number) | 0) + 1;
+  d[HW_N] = n;
+  d[HW_LAST] = y;
+  if (n <= SEASON) {
+    d[season + n - 1] = y;
+    const bufferSum = (d[HW_BUFFER_SUM] as number) + y;
+    d[HW_BUFFER_SUM] = bufferSum;
+    if (n === SEASON) {
+      const level = bufferSum / SEASON;
+      d[HW_LEVEL] = level;
+      d[HW_TREND] = 0;
+      for (let i = 0; i < SEASON; i += 1) d[season + i] = (d[season + i] as number) - level;
     }
-    const i = (this.n - 1) % p;
-    const s = this.season[i] as number;
-    const levelNew = 0.3 * (y - s) + 0.7 * (this.level + 0.98 * this.trend);
-    this.trend = 0.05 * (levelNew - this.level) + 0.95 * 0.98 * this.trend;
-    this.season[i] = 0.2 * (y - levelNew) + 0.8 * s;
-    this.level = levelNew;
+    return;
   }
-  get usable(): boolean {
-    return this.n > HoltWintersModel.PERIOD;
-  }
-  predict(h: number): number {
-    if (!this.usable) return this.last;
-    const damp = h === 1 ? DAMP_ONE_STEP : dampAfter(h);
-    return this.level + this.trend * damp + (this.season[(this.n + h - 1) % HoltWintersModel.PERIOD] as number);
-  }
-  toJSON(): { n: number; level: number; trend: number; last: number; bufferSum: number; season: number[] } {
-    return { n: this.n, level: this.level, trend: this.trend, last: this.last, bufferSum: this.bufferSum, season: Array.from(this.season) };
-  }
-  static fromJSON(s: { n: number; level: number; trend: number; last: number; bufferSum: number; season: number[] }): HoltWintersModel {
-    const m = new HoltWintersModel();
-    m.n = s.n;
-    m.level = s.level;
-    m.trend = s.trend;
-    m.last = s.last;
-    m.bufferSum = s.bufferSum;
-    m.season = new Float64Array(HoltWintersModel.PERIOD);
-    m.season.set(s.season.slice(0, HoltWintersModel.PERIOD));
-    return m;
-  }
+  const i = season + ((n - 1) % SEASON);
+  const s = d[i] as number;
+  const level = d[HW_LEVEL] as number;
+  const trend = d[HW_TREND] as number;
+  const levelNew = 0.3 * (y - s) + 0.7 * (level + 0.98 * trend);
+  d[HW_TREND] = 0.05 * (levelNew - level) + 0.95 * 0.98 * trend;
+  d[i] = 0.2 * (y - levelNew) + 0.8 * s;
+  d[HW_LEVEL] = levelNew;
+}
+export function hwUsable(d: Float64Array): boolean {
+  return (d[HW_N] as number) > SEASON;
+}
+export function hwPredict(d: Float64Array, layout: StageLayout, h: number): number {
+  if (!hwUsable(d)) return d[HW_LAST] as number;
+  const damp = h === 1 ? DAMP_ONE_STEP : dampAfter(h);
+  return (d[HW_LEVEL] as number) + (d[HW_TREND] as number) * damp + (d[layout.season + ((((d[HW_N] as number) | 0) + h - 1) % SEASON)] as number);
 }
 
-/** mad: the median of the last 300 values, flat; usable after 10 values. */
-export class MedianModel {
-  readonly window = new SortedWindow(300);
-  /** returns the value that left the window (NaN when none did) */
-  update(y: number): number {
-    return this.window.push(y);
-  }
-  get usable(): boolean {
-    return this.window.count >= 10;
-  }
-  predict(): number {
-    return this.window.median();
-  }
+// mad: the median of the last 300 values (the value window), flat; usable after 10 values.
+/** returns the value that left the window (NaN when none did) */
+export function madUpdate(d: Float64Array, layout: StageLayout, y: number): number {
+  return sortedPush(d, VALUE_META, layout.valueRing, layout.valueSorted, VALUE_POINTS, y);
+}
+export function madUsable(d: Float64Array): boolean {
+  return sortedCount(d, VALUE_META) >= 10;
+}
+export function madPredict(d: Float64Array, layout: StageLayout): number {
+  return sortedMedian(d, VALUE_META, layout.valueSorted);
 }
 
-/** ewma: level <- 0.1 y + 0.9 level (first value starts it), flat. */
-export class EwmaModel {
-  level = NaN;
-  update(y: number): void {
-    this.level = Number.isNaN(this.level) ? y : 0.1 * y + 0.9 * this.level;
-  }
-  get usable(): boolean {
-    return !Number.isNaN(this.level);
-  }
-  predict(): number {
-    return this.level;
-  }
+// ewma: level <- 0.1 y + 0.9 level (first value starts it), flat.
+export function ewmaUpdate(d: Float64Array, y: number): void {
+  const level = d[EWMA_LEVEL] as number;
+  d[EWMA_LEVEL] = Number.isNaN(level) ? y : 0.1 * y + 0.9 * level;
+}
+export function ewmaUsable(d: Float64Array): boolean {
+  return !Number.isNaN(d[EWMA_LEVEL] as number);
 }

@@ -4,25 +4,56 @@
  * weights are set from the normalised inverse mean absolute errors with a floor of 0.05.
  * Confidence = 1 / (1 + mean MSE over the five models), a model without errors counting as 1.
  *
+ * The object holds one Float64Array, the series' memory (series-memory.ts): the models, their
+ * residuals and weights, and the state of the series' §5.6 detectors (series-detectors.ts), which
+ * read the value window, Holt-Winters' forecast made before the update and the stable line there
+ * after each observe instead of keeping copies.
+ *
  * Persistence replays the last 300 points (`toJSON`/`fromJSON`), which rebuilds every window
  * exactly; only Holt-Winters' longer memory is approximated. Non-finite input is ignored.
- *
- * The series' anomaly detectors read three of its parts instead of keeping copies (analytics.md
- * §5.6 runs them on the same points): the sorted window of the last 300 values (MAD model), the
- * Holt-Winters model (its one-step forecast made before the update) and the 240-point regression
- * line (ca_ilr), exposed by the getters below after each observe.
  */
-import type { SlidingRegression } from '../regression/sliding-regression.js';
-import { AriModel, CaIlrModel, EwmaModel, HoltWintersModel, MedianModel } from './models.js';
-import type { SortedWindow } from './sorted-window.js';
-import { ModelErrors } from './model-errors.js';
-import { grownArray, grownCapacity } from '../windows/grown-capacity.js';
+import { LineView, type LineHost, type RegressionLine } from '../regression/sliding-regression.js';
+import { errorCount, errorMae, errorMse, errorPush, errorSigma } from './error-slots.js';
+import { sortedAt, sortedCount } from './sorted-slots.js';
+import {
+  ariPredict,
+  ariUpdate,
+  ariUsable,
+  caIlrPredict,
+  caIlrSlopePerStep,
+  caIlrUpdate,
+  caIlrUsable,
+  ewmaUpdate,
+  ewmaUsable,
+  hwPredict,
+  hwUpdate,
+  hwUsable,
+  madPredict,
+  madUpdate,
+  madUsable,
+} from './models.js';
+import {
+  ERROR_STATS,
+  EVICTED,
+  EWMA_LEVEL,
+  LAST_Y,
+  MODEL_COUNT,
+  ONE_STEP,
+  POINTS,
+  STABLE_LINE,
+  STABLE_POINTS,
+  VALUE_META,
+  VALUE_POINTS,
+  WEIGHTS,
+  growSeriesMemory,
+  layoutOf,
+  needsGrowth,
+  newSeriesMemory,
+  type StageLayout,
+} from './series-memory.js';
 
 export const MODEL_NAMES = ['ca_ilr', 'arima', 'holt_winters', 'mad', 'ewma'] as const;
 export type ModelName = (typeof MODEL_NAMES)[number];
-const MODEL_COUNT = MODEL_NAMES.length;
-/** where the one-step forecasts start in the model state (after the weights) */
-const ONE_STEP = MODEL_COUNT;
 const CA_ILR = 0;
 const ARIMA = 1;
 const HOLT_WINTERS = 2;
@@ -33,7 +64,6 @@ const INVERSE_SCRATCH = new Float64Array(MODEL_COUNT);
 /** observe's residuals (NaN where a model made no forecast), one array for every series */
 const RESIDUAL_SCRATCH = new Float64Array(MODEL_COUNT);
 
-const REPLAY_POINTS = 300;
 const WEIGHT_FLOOR = 0.05;
 const OFFSETS = [1, 5, 10, 30, 60, 120, 360];
 
@@ -50,193 +80,155 @@ export interface EnsembleState {
   points: [number, number][];
 }
 
-export class SeriesEnsemble {
-  private readonly caIlr = new CaIlrModel();
-  private readonly arima = new AriModel();
-  private readonly hw = new HoltWintersModel();
-  private readonly mad = new MedianModel();
-  private readonly ewma = new EwmaModel();
-  /** one-step residuals of each model, indexed as MODEL_NAMES */
-  private readonly errors = new ModelErrors(MODEL_COUNT);
-  /** model state: [0, 5): the weights, indexed as MODEL_NAMES, updated in place by reweigh (weights() hands
-   * out a copy); [5, 10): each model's one-step forecast made by the last observe, NaN when the
-   * model was not usable. One array for both: one allocation per series. */
-  private readonly ms = Float64Array.of(1, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-  private points = 0;
-  /** sample times of the last 300 points (their values are the mad window's), for persistence */
-  private recentX: Float64Array;
-  private lastY = 0;
-  /** what the last observe left for the detectors (see the getters below) */
-  private evicted = Number.NaN;
+function usable(d: Float64Array, m: number): boolean {
+  switch (m) {
+    case CA_ILR:
+      return caIlrUsable(d);
+    case ARIMA:
+      return ariUsable(d);
+    case HOLT_WINTERS:
+      return hwUsable(d);
+    case MAD:
+      return madUsable(d);
+    default:
+      return ewmaUsable(d);
+  }
+}
 
-  constructor() {
-    this.recentX = new Float64Array(grownCapacity(0, REPLAY_POINTS));
+function modelPredict(d: Float64Array, layout: StageLayout, m: number, h: number): number {
+  switch (m) {
+    case CA_ILR:
+      return caIlrPredict(d, h);
+    case ARIMA:
+      return ariPredict(d, h);
+    case HOLT_WINTERS:
+      return hwPredict(d, layout, h);
+    case MAD:
+      return madPredict(d, layout);
+    default:
+      return d[EWMA_LEVEL] as number;
+  }
+}
+
+export class SeriesEnsemble implements LineHost {
+  /** everything of the series, the detectors' part included (series-memory.ts) */
+  private d: Float64Array;
+
+  /** `stage`: the memory stage to start at (series-memory.ts STAGES; 0, the smallest, by default) */
+  constructor(stage = 0) {
+    this.d = newSeriesMemory(stage);
   }
 
-  private usable(m: number): boolean {
-    switch (m) {
-      case CA_ILR:
-        return this.caIlr.usable;
-      case ARIMA:
-        return this.arima.usable;
-      case HOLT_WINTERS:
-        return this.hw.usable;
-      case MAD:
-        return this.mad.usable;
-      default:
-        return this.ewma.usable;
-    }
-  }
-
-  private modelPredict(m: number, h: number): number {
-    switch (m) {
-      case CA_ILR:
-        return this.caIlr.predict(h);
-      case ARIMA:
-        return this.arima.predict(h);
-      case HOLT_WINTERS:
-        return this.hw.predict(h);
-      case MAD:
-        return this.mad.predict();
-      default:
-        return this.ewma.predict();
-    }
+  /** the series' memory (replaced by a larger one as its windows grow) */
+  get memory(): Float64Array {
+    return this.d;
   }
 
   /** Returns the one-step ensemble prediction made before seeing `y` (null if none), then learns `y`. */
   observe(y: number, xSeconds: number): number | null {
     if (!Number.isFinite(y) || !Number.isFinite(xSeconds)) return null;
-    // every usable model's one-step forecast, made once before learning y
-    const ms = this.ms;
-    for (let m = 0; m < MODEL_COUNT; m += 1) ms[ONE_STEP + m] = this.usable(m) ? this.modelPredict(m, 1) : Number.NaN;
+    if (needsGrowth(this.d)) this.d = growSeriesMemory(this.d);
+    const d = this.d;
+    const layout = layoutOf(d);
+    // every usable model's one-step forecast, made once before learning y (written out: no
+    // dispatch on the model per point)
+    d[ONE_STEP + CA_ILR] = caIlrUsable(d) ? caIlrPredict(d, 1) : Number.NaN;
+    d[ONE_STEP + ARIMA] = ariUsable(d) ? ariPredict(d, 1) : Number.NaN;
+    d[ONE_STEP + HOLT_WINTERS] = hwUsable(d) ? hwPredict(d, layout, 1) : Number.NaN;
+    d[ONE_STEP + MAD] = madUsable(d) ? madPredict(d, layout) : Number.NaN;
+    d[ONE_STEP + EWMA] = ewmaUsable(d) ? (d[EWMA_LEVEL] as number) : Number.NaN;
+    const points = (d[POINTS] as number) | 0;
     let prediction: number | null = null;
-    if (this.points > 0) {
-      prediction = this.combineOneStep();
+    if (points > 0) {
+      prediction = combineOneStep(d);
       const residuals = RESIDUAL_SCRATCH;
-      for (let m = 0; m < MODEL_COUNT; m += 1) residuals[m] = y - (ms[ONE_STEP + m] as number);
-      this.errors.push(residuals);
+      for (let m = 0; m < MODEL_COUNT; m += 1) residuals[m] = y - (d[ONE_STEP + m] as number);
+      errorPush(d, ERROR_STATS, layout.errorRing, MODEL_COUNT, residuals);
     }
-    this.caIlr.update(y, xSeconds);
-    this.arima.update(y);
-    this.hw.update(y);
-    this.evicted = this.mad.update(y);
-    this.ewma.update(y);
-    const slot = this.points % REPLAY_POINTS;
-    if (slot >= this.recentX.length) this.recentX = grownArray(this.recentX, REPLAY_POINTS);
-    this.recentX[slot] = xSeconds;
-    this.lastY = y;
-    this.points += 1;
-    if (this.points % 4 === 0) this.reweigh();
+    caIlrUpdate(d, y, xSeconds);
+    ariUpdate(d, y);
+    hwUpdate(d, layout, y);
+    d[EVICTED] = madUpdate(d, layout, y);
+    ewmaUpdate(d, y);
+    d[layout.recentX + (points % VALUE_POINTS)] = xSeconds;
+    d[LAST_Y] = y;
+    d[POINTS] = points + 1;
+    if ((points + 1) % 4 === 0) reweigh(d);
     return prediction;
   }
 
-  /** predict(1) from the forecasts observe just made (same terms in the same order) */
-  private combineOneStep(): number {
-    let s = 0;
-    let wsum = 0;
-    for (let m = 0; m < MODEL_COUNT; m += 1) {
-      const w = this.ms[m] as number;
-      const p = this.ms[ONE_STEP + m] as number;
-      if (Number.isNaN(p) || w === 0) continue;
-      s += w * p;
-      wsum += w;
-    }
-    if (wsum === 0) return Number.isNaN(this.ms[ONE_STEP + EWMA] as number) ? this.lastY : (this.ms[ONE_STEP + EWMA] as number);
-    const p = s / wsum;
-    return Number.isFinite(p) ? p : this.lastY;
-  }
-
-  private reweigh(): void {
-    const inv = INVERSE_SCRATCH;
-    let total = 0;
-    for (let m = 0; m < MODEL_COUNT; m += 1) {
-      inv[m] = this.errors.count(m) < 5 ? Number.NaN : 1 / Math.max(this.errors.mae(m), 1e-9);
-      if (!Number.isNaN(inv[m] as number)) total += inv[m] as number;
-    }
-    const w = this.ms;
-    if (total === 0) {
-      w.fill(0, 0, MODEL_COUNT);
-      w[CA_ILR] = 1;
-      return;
-    }
-    let sum = 0;
-    for (let m = 0; m < MODEL_COUNT; m += 1) {
-      const v = inv[m] as number;
-      w[m] = Number.isNaN(v) ? 0 : Math.max(v / total, WEIGHT_FLOOR);
-      sum += w[m] as number;
-    }
-    for (let m = 0; m < MODEL_COUNT; m += 1) w[m] = (w[m] as number) / sum;
-  }
-
-  // The parts the series' detectors read after each observe (no copies of the windows).
-  /** the last 300 values, sorted (the MAD model's window) */
-  get valueWindow(): SortedWindow {
-    return this.mad.window;
-  }
-  /** the value the last observe pushed out of valueWindow, NaN when none */
+  // The parts the series' detectors read after each observe (they live in the same memory).
+  /** the value the last observe pushed out of the value window, NaN when none */
   get lastEvicted(): number {
-    return this.evicted;
+    return this.d[EVICTED] as number;
   }
   /** whether Holt-Winters could forecast before the last observe, and that one-step forecast */
   get seasonalUsableBefore(): boolean {
-    return !Number.isNaN(this.ms[ONE_STEP + HOLT_WINTERS] as number);
+    return !Number.isNaN(this.d[ONE_STEP + HOLT_WINTERS] as number);
   }
   get seasonalForecastBefore(): number {
-    const p = this.ms[ONE_STEP + HOLT_WINTERS] as number;
+    const p = this.d[ONE_STEP + HOLT_WINTERS] as number;
     return Number.isNaN(p) ? 0 : p;
   }
-  /** the 240-point regression line of ca_ilr (the stable window) */
-  get stableLine(): SlidingRegression {
-    return this.caIlr.line;
+  /** the 240-point regression line of ca_ilr (the stable window), read in place */
+  get stableLine(): RegressionLine {
+    return new LineView(this, STABLE_LINE, STABLE_POINTS);
   }
 
   weights(): Record<ModelName, number> {
     const out = {} as Record<ModelName, number>;
     MODEL_NAMES.forEach((name, m) => {
-      out[name] = this.ms[m] as number;
+      out[name] = this.d[WEIGHTS + m] as number;
     });
     return out;
   }
 
   modelPredictions(steps: number): Record<ModelName, number | null> {
+    const d = this.d;
+    const layout = layoutOf(d);
     const out = {} as Record<ModelName, number | null>;
     MODEL_NAMES.forEach((name, m) => {
-      out[name] = this.usable(m) ? this.modelPredict(m, steps) : null;
+      out[name] = usable(d, m) ? modelPredict(d, layout, m, steps) : null;
     });
     return out;
   }
 
   /** Weighted prediction `steps` ahead over the usable models (weights renormalised over them). */
   predict(steps: number): number {
+    const d = this.d;
+    const layout = layoutOf(d);
     let s = 0;
     let wsum = 0;
     for (let m = 0; m < MODEL_COUNT; m += 1) {
-      const w = this.ms[m] as number;
-      if (!this.usable(m) || w === 0) continue;
-      s += w * this.modelPredict(m, steps);
+      const w = d[WEIGHTS + m] as number;
+      if (!usable(d, m) || w === 0) continue;
+      s += w * modelPredict(d, layout, m, steps);
       wsum += w;
     }
-    if (wsum === 0) return this.usable(EWMA) ? this.ewma.predict() : this.lastY;
+    const lastY = d[LAST_Y] as number;
+    if (wsum === 0) return ewmaUsable(d) ? (d[EWMA_LEVEL] as number) : lastY;
     const p = s / wsum;
-    return Number.isFinite(p) ? p : this.lastY;
+    return Number.isFinite(p) ? p : lastY;
   }
 
   confidence(): number {
+    const d = this.d;
     let total = 0;
-    for (let m = 0; m < MODEL_COUNT; m += 1) total += this.errors.count(m) === 0 ? 1 : this.errors.mse(m);
+    for (let m = 0; m < MODEL_COUNT; m += 1) total += errorCount(d, ERROR_STATS, m) === 0 ? 1 : errorMse(d, ERROR_STATS, m);
     const c = 1 / (1 + total / MODEL_COUNT);
     return Number.isFinite(c) ? c : 0;
   }
 
   forecast(horizonMinutes: number): ForecastOutput {
+    const d = this.d;
     const offsets = [...OFFSETS.filter((o) => o < horizonMinutes), horizonMinutes];
     const points = offsets.map((offsetMinutes) => {
       const steps = offsetMinutes * 4;
       const mean = this.predict(steps);
       let pooled = 0;
       for (let m = 0; m < MODEL_COUNT; m += 1) {
-        const sigma = this.errors.sigma(m) * Math.sqrt(steps / 4 + 1);
-        pooled += (this.ms[m] as number) * sigma * sigma;
+        const sigma = errorSigma(d, ERROR_STATS, m) * Math.sqrt(steps / 4 + 1);
+        pooled += (d[WEIGHTS + m] as number) * sigma * sigma;
       }
       const sigma = Math.sqrt(pooled);
       return {
@@ -248,23 +240,29 @@ export class SeriesEnsemble {
         upper95: mean + 1.96 * sigma,
       };
     });
-    const slope = this.caIlr.slopePerStep();
+    const slope = caIlrSlopePerStep(d);
+    const lastY = d[LAST_Y] as number;
+    const layout = layoutOf(d);
     return {
-      current: this.lastY,
+      current: lastY,
       trend: slope > 0.001 ? 'rising' : slope < -0.001 ? 'falling' : 'stable',
-      warmingUp: !this.hw.usable,
+      warmingUp: !hwUsable(d),
       confidence: this.confidence(),
-      models: MODEL_NAMES.map((name, m) => ({ name, weight: this.ms[m] as number, mean: this.usable(m) ? this.modelPredict(m, horizonMinutes * 4) : this.lastY })),
+      models: MODEL_NAMES.map((name, m) => ({ name, weight: d[WEIGHTS + m] as number, mean: usable(d, m) ? modelPredict(d, layout, m, horizonMinutes * 4) : lastY })),
       points,
     };
   }
 
-  /** the last 300 points: times from recentX, values from the mad window (the same points) */
+  /** the last 300 points: times from recentX, values from the value window (the same points) */
   toJSON(): EnsembleState {
-    const window = this.mad.window;
-    const n = window.count;
+    const d = this.d;
+    const layout = layoutOf(d);
+    const n = sortedCount(d, VALUE_META);
+    const total = d[POINTS] as number;
     const points: [number, number][] = [];
-    for (let k = 0; k < n; k += 1) points.push([this.recentX[(this.points - n + k) % REPLAY_POINTS] as number, window.at(k)]);
+    for (let k = 0; k < n; k += 1) {
+      points.push([d[layout.recentX + ((total - n + k) % VALUE_POINTS)] as number, sortedAt(d, VALUE_META, layout.valueRing, VALUE_POINTS, k)]);
+    }
     return { points };
   }
 
@@ -273,6 +271,45 @@ export class SeriesEnsemble {
     for (const [x, y] of replayPoints(state)) e.observe(y, x);
     return e;
   }
+}
+
+/** predict(1) from the forecasts observe just made (same terms in the same order) */
+function combineOneStep(d: Float64Array): number {
+  let s = 0;
+  let wsum = 0;
+  for (let m = 0; m < MODEL_COUNT; m += 1) {
+    const w = d[WEIGHTS + m] as number;
+    const p = d[ONE_STEP + m] as number;
+    if (Number.isNaN(p) || w === 0) continue;
+    s += w * p;
+    wsum += w;
+  }
+  const lastY = d[LAST_Y] as number;
+  if (wsum === 0) return Number.isNaN(d[ONE_STEP + EWMA] as number) ? lastY : (d[ONE_STEP + EWMA] as number);
+  const p = s / wsum;
+  return Number.isFinite(p) ? p : lastY;
+}
+
+function reweigh(d: Float64Array): void {
+  const inv = INVERSE_SCRATCH;
+  let total = 0;
+  for (let m = 0; m < MODEL_COUNT; m += 1) {
+    inv[m] = errorCount(d, ERROR_STATS, m) < 5 ? Number.NaN : 1 / Math.max(errorMae(d, ERROR_STATS, m), 1e-9);
+    if (!Number.isNaN(inv[m] as number)) total += inv[m] as number;
+  }
+  if (total === 0) {
+    d.fill(0, WEIGHTS, WEIGHTS + MODEL_COUNT);
+    d[WEIGHTS + CA_ILR] = 1;
+    return;
+  }
+  let sum = 0;
+  for (let m = 0; m < MODEL_COUNT; m += 1) {
+    const v = inv[m] as number;
+    const w = Number.isNaN(v) ? 0 : Math.max(v / total, WEIGHT_FLOOR);
+    d[WEIGHTS + m] = w;
+    sum += w;
+  }
+  for (let m = 0; m < MODEL_COUNT; m += 1) d[WEIGHTS + m] = (d[WEIGHTS + m] as number) / sum;
 }
 
 /** Validates a persisted `{points: [[x, y], ...]}`; anything else restores nothing. */

@@ -24,6 +24,9 @@ interface OpenEpisode {
   peakAtMs: number;
 }
 
+/** the step outside an episode (shared: callers only read it) */
+const NO_EPISODE: EpisodeStep = Object.freeze({ ruptureId: null, opened: false, closed: false, openedAtMs: null, peakFusedR: 0, peakAtMs: null });
+
 const stateSchema = z.object({
   open: z.object({ ruptureId: z.string(), openedAtMs: z.number(), peakFusedR: z.number(), peakAtMs: z.number() }).nullable(),
 });
@@ -36,7 +39,7 @@ export class RuptureEpisodeTracker {
     const rupture = isRupture(stateOf(input.fusedR));
     const o = this.open;
     if (o === null) {
-      if (!input.calibrated || !rupture) return { ruptureId: null, opened: false, closed: false, openedAtMs: null, peakFusedR: 0, peakAtMs: null };
+      if (!input.calibrated || !rupture) return NO_EPISODE;
       this.open = { ruptureId: newId(), openedAtMs: input.tStepMs, peakFusedR: input.fusedR, peakAtMs: input.tStepMs };
       return { ...this.open, opened: true, closed: false };
     }

@@ -25,8 +25,22 @@ export function fuse(metricR: number | null, logR: number | null, traceR: number
   if (metricR !== null && logR !== null && traceR !== null) weights = { metric: 0.6, log: 0.2, trace: 0.2 };
   else if (metricR !== null && logR !== null) weights = { metric: 0.75, log: 0.25, trace: 0 };
   else if (metricR !== null && traceR !== null) weights = { metric: 0.75, log: 0, trace: 0.25 };
-  const beforeCap =
-    weights.metric * clean(metricR ?? 0) + weights.log * clean(logR ?? 0) + weights.trace * clean(traceR ?? 0);
-  const safe = Number.isFinite(beforeCap) ? beforeCap : FUSED_R_CAP;
+  const safe = weighted(weights.metric, weights.log, weights.trace, metricR, logR, traceR);
   return { fusedR: Math.min(FUSED_R_CAP, safe), beforeCap: safe, weights };
+}
+
+/** fuse(metricR, logR, traceR).fusedR without building the result (the per-step path) */
+export function fusedROf(metricR: number | null, logR: number | null, traceR: number | null): number {
+  let safe = 0;
+  if (metricR !== null && logR !== null && traceR !== null) safe = weighted(0.6, 0.2, 0.2, metricR, logR, traceR);
+  else if (metricR !== null && logR !== null) safe = weighted(0.75, 0.25, 0, metricR, logR, traceR);
+  else if (metricR !== null && traceR !== null) safe = weighted(0.75, 0, 0.25, metricR, logR, traceR);
+  else safe = weighted(0, 0, 0, metricR, logR, traceR);
+  return Math.min(FUSED_R_CAP, safe);
+}
+
+/** the weighted sum before the cap; a non-finite sum reads as the cap */
+function weighted(wm: number, wl: number, wt: number, metricR: number | null, logR: number | null, traceR: number | null): number {
+  const beforeCap = wm * clean(metricR ?? 0) + wl * clean(logR ?? 0) + wt * clean(traceR ?? 0);
+  return Number.isFinite(beforeCap) ? beforeCap : FUSED_R_CAP;
 }

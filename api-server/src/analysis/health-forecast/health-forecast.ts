@@ -18,19 +18,40 @@ export function fallbackForecast(current: number, n: number): HealthForecast {
  * @param calibrated whether the workload finished calibration
  */
 export function forecastHealth(history: readonly number[], calibrated: boolean, stepMs = 15_000): HealthForecast {
-  const values = history.filter((v) => Number.isFinite(v));
-  const n = values.length;
-  const last = n > 0 ? values[n - 1]! : 0;
+  return forecastHealthOf(history, 0, history.length, calibrated, stepMs);
+}
+
+/**
+ * forecastHealth of a history kept in a ring: the values ring[(start + k) % ring.length],
+ * k = 0..count−1, oldest first (no copy).
+ */
+export function forecastHealthOf(ring: ArrayLike<number>, start: number, count: number, calibrated: boolean, stepMs = 15_000): HealthForecast {
+  // oldest first: ring[start, ...) then wrapping to ring[0, ...) (a compare per value, no modulo)
+  const size = ring.length;
+  let n = 0;
+  let last = 0;
+  for (let j = 0, k = start; j < count; j++, k = k + 1 === size ? 0 : k + 1) {
+    const v = ring[k]!;
+    if (Number.isFinite(v)) {
+      n++;
+      last = v;
+    }
+  }
   if (!calibrated || n < 10) return fallbackForecast(last, n);
   let sx = 0;
   let sy = 0;
   let sxy = 0;
   let sxx = 0;
-  for (let i = 0; i < n; i++) {
+  // i counts the finite values (a skipped one leaves no gap on the x axis)
+  let i = 0;
+  for (let j = 0, k = start; j < count; j++, k = k + 1 === size ? 0 : k + 1) {
+    const v = ring[k]!;
+    if (!Number.isFinite(v)) continue;
     sx += i;
-    sy += values[i]!;
-    sxy += i * values[i]!;
+    sy += v;
+    sxy += i * v;
     sxx += i * i;
+    i++;
   }
   const denominator = n * sxx - sx * sx;
   if (Math.abs(denominator) < 1e-12) return fallbackForecast(last, n);

@@ -1,2 +1,2 @@
-export { SlidingRegression, metricRatio } from './sliding-regression.js';
-export type { RegressionState } from './sliding-regression.js';
+export { LineView, SlidingRegression, metricRatio } from './sliding-regression.js';
+export type { LineHost, RegressionLine, RegressionState } from './sliding-regression.js';

@@ -7,12 +7,13 @@
  * inputs); points of further input names are not tracked as series and counted in `untracked`.
  */
 import { SeriesEnsemble, replayPoints } from '../ensemble/index.js';
-import { SeriesDetectors, type Firing } from '../anomaly/index.js';
-import type { SlidingRegression } from '../regression/index.js';
+import { detectPoint, releaseWithOwner, type Firing } from '../anomaly/series-detectors.js';
+import { allocateNovelty, noveltyFromJSON, noveltyToJSON, releaseNovelty } from '../anomaly/novelty-score.js';
+import { BURST_POINTS, STABLE_POINTS } from '../ensemble/series-memory.js';
 
 /** sizes of a series' burst and stable lines (analytics.md §5.6 ca_ilr: 20 and 240 points) */
-export const SERIES_BURST_POINTS = 20;
-export const SERIES_STABLE_POINTS = 240;
+export const SERIES_BURST_POINTS = BURST_POINTS;
+export const SERIES_STABLE_POINTS = STABLE_POINTS;
 
 export const DERIVED_SERIES = ['health_score', 'stress', 'fatigue', 'fused_rupture_index'] as const;
 
@@ -26,11 +27,6 @@ export interface SeriesPoint {
 /** shared result of a point without firings (read-only by convention) */
 const NO_FIRINGS: SeriesPoint = Object.freeze({ series: '', value: 0, firings: [], consensus: false }) as SeriesPoint;
 
-interface Series {
-  ensemble: SeriesEnsemble;
-  detectors: SeriesDetectors;
-}
-
 /**
  * `[name, ensemble points, novelty state]`: the detectors share the ensemble's points and rebuild
  * their §5.6 methods from them; the third slot is the novelty score's saved state (null in older
@@ -43,11 +39,18 @@ export interface SeriesSetState {
 }
 
 export class SeriesSet {
-  private readonly series = new Map<string, Series>();
+  /** series name -> its index in the arrays below */
+  private readonly index = new Map<string, number>();
+  /** each series' ensemble, whose memory holds its detectors' state too */
+  private readonly ensembles: SeriesEnsemble[] = [];
+  /** each series' novelty chunk (given back when the set is garbage collected) */
+  private readonly novelty: number[] = [];
   untracked = 0;
   private inputSeries = 0;
 
-  constructor(private readonly maxSeries: number) {}
+  constructor(private readonly maxSeries: number) {
+    releaseWithOwner(this, this.novelty);
+  }
 
   /**
    * feeds one point; returns the detector result (a shared empty result when nothing fired), or
@@ -55,64 +58,62 @@ export class SeriesSet {
    */
   observe(name: string, y: number, xSeconds: number, atSeconds = xSeconds): SeriesPoint | null {
     if (!Number.isFinite(y) || !Number.isFinite(xSeconds)) return null;
-    let s = this.series.get(name);
-    if (s === undefined) {
+    let i = this.index.get(name);
+    if (i === undefined) {
       const derived = (DERIVED_SERIES as readonly string[]).includes(name);
       if (!derived && this.inputSeries >= this.maxSeries - DERIVED_SERIES.length) {
         this.untracked += 1;
         return null;
       }
-      const ensemble = new SeriesEnsemble();
-      s = { ensemble, detectors: new SeriesDetectors(ensemble) };
-      this.series.set(name, s);
+      i = this.add(name, new SeriesEnsemble(), allocateNovelty());
       if (!derived) this.inputSeries += 1;
     }
-    s.ensemble.observe(y, xSeconds);
-    const firings = s.detectors.firingsAt(y, xSeconds, atSeconds);
+    const ensemble = this.ensembles[i] as SeriesEnsemble;
+    ensemble.observe(y, xSeconds);
+    const firings = detectPoint(ensemble, this.novelty[i] as number, y, xSeconds, atSeconds);
     return firings.length === 0 ? NO_FIRINGS : { series: name, value: y, firings: [...firings], consensus: firings.length >= 2 };
   }
 
-  /**
-   * The series' burst line (its detectors', SERIES_BURST_POINTS) and stable line (its ensemble's,
-   * SERIES_STABLE_POINTS), undefined when `name` is not tracked. The workload's metricR windows
-   * are these when their sizes agree.
-   */
-  lines(name: string): { burst: SlidingRegression; stable: SlidingRegression } | undefined {
-    const s = this.series.get(name);
-    return s === undefined ? undefined : { burst: s.detectors.burstLine, stable: s.ensemble.stableLine };
+  private add(name: string, ensemble: SeriesEnsemble, novelty: number): number {
+    const i = this.ensembles.length;
+    this.index.set(name, i);
+    this.ensembles.push(ensemble);
+    this.novelty.push(novelty);
+    return i;
   }
 
   ensemble(name: string): SeriesEnsemble | undefined {
-    return this.series.get(name)?.ensemble;
+    const i = this.index.get(name);
+    return i === undefined ? undefined : this.ensembles[i];
   }
 
   names(): string[] {
-    return [...this.series.keys()];
+    return [...this.index.keys()];
   }
 
   get size(): number {
-    return this.series.size;
+    return this.index.size;
   }
 
   toJSON(): SeriesSetState {
     const series: SeriesSetState['series'] = [];
-    for (const [name, s] of this.series) series.push([name, s.ensemble.toJSON(), s.detectors.noveltyState()]);
+    for (const [name, i] of this.index) series.push([name, (this.ensembles[i] as SeriesEnsemble).toJSON(), noveltyToJSON(this.novelty[i] as number)]);
     return { series, untracked: this.untracked };
   }
 
   static fromJSON(state: SeriesSetState, maxSeries: number): SeriesSet {
     const set = new SeriesSet(maxSeries);
     for (const [name, e, novelty] of state.series) {
-      // replay the points through the pair, ensemble first, as observe does; the novelty score
-      // is restored afterwards from its own state (the replay must not count its points twice)
+      // replay the points through the ensemble and the detectors, as observe does; the novelty
+      // score is restored afterwards from its own state (the replay must not count its points twice)
       const ensemble = new SeriesEnsemble();
-      let detectors = new SeriesDetectors(ensemble);
+      const replayed = allocateNovelty();
       for (const [x, y] of replayPoints(e)) {
         ensemble.observe(y, x);
-        detectors.firingsAt(y, x);
+        detectPoint(ensemble, replayed, y, x, x);
       }
-      detectors = detectors.withNovelty(novelty);
-      set.series.set(name, { ensemble, detectors });
+      releaseNovelty(replayed);
+      set.add(name, ensemble, noveltyFromJSON(novelty));
       if (!(DERIVED_SERIES as readonly string[]).includes(name)) set.inputSeries += 1;
     }
     set.untracked = Number.isFinite(state.untracked) ? state.untracked : 0;

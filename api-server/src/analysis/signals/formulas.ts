@@ -4,7 +4,6 @@
  * where it differs), so nothing non-finite can leave.
  */
 import type { WeightedSignal } from '../contract.js';
-import { WEIGHTED_SIGNALS } from '../contract.js';
 import { clamp01 } from '../normalise/unit-rules.js';
 
 const fin = (x: number): number => (Number.isFinite(x) ? x : 0);
@@ -50,6 +49,17 @@ export function ewmaZ(state: Ewma, x: number): number {
   return (v - state.mean) / sigma;
 }
 
+/** ewmaZ of the state kept in a[o] (μ) and a[o + 1] (σ²) */
+export function ewmaZAt(a: Float64Array, o: number, x: number): number {
+  const v = fin(x);
+  a[o] = 0.9 * a[o]! + 0.1 * v;
+  const dev = v - a[o]!;
+  a[o + 1] = 0.9 * a[o + 1]! + 0.1 * dev * dev;
+  let sigma = Math.sqrt(a[o + 1]!);
+  if (!(sigma >= 1e-6)) sigma = 1;
+  return (v - a[o]!) / sigma;
+}
+
 /** P = clamp((0.5·z_x + 0.5·z_E + 3)/6) */
 export function pressureOf(zx: number, ze: number): number {
   return clamp01((0.5 * fin(zx) + 0.5 * fin(ze) + 3) / 6);
@@ -83,26 +93,35 @@ export function resilienceOf(mood: number, fatigue: number, contagion: number): 
  * 1 − mood, pressure, humidity, contagion (absolute, or adaptive a_k once calibrated).
  */
 export function healthScoreOf(weights: Readonly<Record<WeightedSignal, number>>, penalties: Readonly<Record<WeightedSignal, number>>): number {
+  // the sum in WEIGHTED_SIGNALS order, written out (named loads: no keyed lookups per step)
   let sum = 0;
-  for (const k of WEIGHTED_SIGNALS) sum += fin(weights[k]) * fin(penalties[k]);
+  sum += fin(weights.stress) * fin(penalties.stress);
+  sum += fin(weights.fatigue) * fin(penalties.fatigue);
+  sum += fin(weights.mood) * fin(penalties.mood);
+  sum += fin(weights.pressure) * fin(penalties.pressure);
+  sum += fin(weights.humidity) * fin(penalties.humidity);
+  sum += fin(weights.contagion) * fin(penalties.contagion);
   return clamp01(1 - sum);
 }
 
-/** mean absolute deviation from the mean of values[0..n) */
-export function meanAbsoluteDeviation(values: ArrayLike<number>, n: number): number {
+/** mean absolute deviation from the mean of values[at..at + n) */
+export function meanAbsoluteDeviation(values: ArrayLike<number>, n: number, at = 0): number {
   if (n <= 0) return 0;
   let sum = 0;
-  for (let i = 0; i < n; i++) sum += values[i]!;
+  for (let i = 0; i < n; i++) sum += values[at + i]!;
   const mean = sum / n;
   let dev = 0;
-  for (let i = 0; i < n; i++) dev += Math.abs(values[i]! - mean);
+  for (let i = 0; i < n; i++) dev += Math.abs(values[at + i]! - mean);
   return dev / n;
 }
 
-/** entropy from the health history (≥ 2 values): clamp(MAD/0.5); fd part: clamp(MAD/max(mean,1)) */
-export function healthEntropyOf(history: ArrayLike<number>, n: number): number {
+/**
+ * entropy from the health history (≥ 2 values, history[at..at + n)): clamp(MAD/0.5); fd part:
+ * clamp(MAD/max(mean,1))
+ */
+export function healthEntropyOf(history: ArrayLike<number>, n: number, at = 0): number {
   if (n < 2) return 0;
-  return clamp01(fin(meanAbsoluteDeviation(history, n)) / 0.5);
+  return clamp01(fin(meanAbsoluteDeviation(history, n, at)) / 0.5);
 }
 
 export function fdEntropyOf(fds: ArrayLike<number>, n: number): number {

@@ -12,10 +12,10 @@ import { CANONICAL_INPUTS, type CanonicalInput } from '../normalise/metric-names
 import { clamp01, loadPerCore, requestRateNormalised } from '../normalise/unit-rules.js';
 import { BASELINE_INDEX, BASELINE_SIGNALS, WelfordSet } from '../calibration/welford.js';
 import type { HealthWeights } from '../weights/health-weights.js';
-import type { InputAccumulator } from '../buckets/workload-buckets.js';
+import type { InputAccumulator, PodInputs } from '../buckets/workload-buckets.js';
 import {
   contagionOf,
-  ewmaZ,
+  ewmaZAt,
   fdEntropyOf,
   healthEntropyOf,
   healthScoreOf,
@@ -35,6 +35,16 @@ export const HISTORY_LENGTH = 60;
 const HOUR_MS = 3_600_000;
 const INPUT_INDEX = Object.fromEntries(CANONICAL_INPUTS.map((n, i) => [n, i])) as Record<CanonicalInput, number>;
 const N_INPUTS = CANONICAL_INPUTS.length;
+const I_CPU = INPUT_INDEX.cpu;
+const I_MEMORY = INPUT_INDEX.memory;
+const I_LATENCY = INPUT_INDEX.latency;
+const I_ERROR_RATE = INPUT_INDEX.error_rate;
+const I_TIMEOUT_RATE = INPUT_INDEX.timeout_rate;
+const I_REQUEST_RATE = INPUT_INDEX.request_rate;
+const I_LOAD = INPUT_INDEX.load;
+const I_GC_PAUSE = INPUT_INDEX.gc_pause;
+const I_OPEN_FDS = INPUT_INDEX.open_fds;
+const I_RESTARTS = INPUT_INDEX.restarts;
 
 export interface PodStepContext {
   tMs: number;
@@ -66,6 +76,41 @@ export interface PodSignals {
   calibrated: boolean;
 }
 
+/**
+ * A PodSignals whose objects are overwritten by every {@link PodKpi.stepInto} it is passed to
+ * (no allocation per step); read it before the next step that reuses it.
+ */
+export class PodSignalsBuffer implements PodSignals {
+  readonly values: Record<SignalName, number> = {
+    stress: Number.NaN,
+    fatigue: Number.NaN,
+    mood: Number.NaN,
+    pressure: Number.NaN,
+    humidity: Number.NaN,
+    contagion: Number.NaN,
+    resilience: Number.NaN,
+    entropy: Number.NaN,
+    velocity: Number.NaN,
+    health_score: Number.NaN,
+  };
+  throughputDrop = Number.NaN;
+  penalties: Record<WeightedSignal, number>;
+  healthRaw = Number.NaN;
+  calibrated = false;
+  /** the absolute penalties (also `penalties` while calibrating) */
+  readonly absolute: Record<WeightedSignal, number> = newPenalties();
+  /** the adaptive penalties (`penalties` once calibrated) */
+  readonly adaptive: Record<WeightedSignal, number> = newPenalties();
+
+  constructor() {
+    this.penalties = this.absolute;
+  }
+}
+
+function newPenalties(): Record<WeightedSignal, number> {
+  return { stress: Number.NaN, fatigue: Number.NaN, mood: Number.NaN, pressure: Number.NaN, humidity: Number.NaN, contagion: Number.NaN };
+}
+
 export interface PodKpiState {
   held: number[];
   fatigue: number;
@@ -82,17 +127,25 @@ export interface PodKpiState {
   lastSeenMs: number;
 }
 
+/** ring of the last `capacity` values, kept in values[at, at + capacity) */
 class Ring {
   readonly values: Float64Array;
+  readonly at: number;
   size = 0;
   private head = 0;
 
-  constructor(readonly capacity: number) {
-    this.values = new Float64Array(capacity);
+  /** `shared`, `at`: the slots are shared[at, at + capacity) (zeros, part of the owner's array), else an array of its own */
+  constructor(
+    readonly capacity: number,
+    shared?: Float64Array,
+    at = 0,
+  ) {
+    this.values = shared ?? new Float64Array(capacity);
+    this.at = shared === undefined ? 0 : at;
   }
 
   push(v: number): void {
-    this.values[this.head] = v;
+    this.values[this.at + this.head] = v;
     this.head = (this.head + 1) % this.capacity;
     if (this.size < this.capacity) this.size++;
   }
@@ -101,27 +154,43 @@ class Ring {
   toArray(): number[] {
     const out: number[] = [];
     const start = (this.head - this.size + this.capacity) % this.capacity;
-    for (let i = 0; i < this.size; i++) out.push(this.values[(start + i) % this.capacity]!);
+    for (let i = 0; i < this.size; i++) out.push(this.values[this.at + ((start + i) % this.capacity)]!);
     return out;
   }
+}
+
+const WELFORD_AT = 2 * N_INPUTS;
+const HEALTH_AT = WELFORD_AT + 3 * BASELINE_SIGNALS.length;
+const FATIGUE_AT = HEALTH_AT + HISTORY_LENGTH;
+const EWMA_X_AT = FATIGUE_AT + 1;
+const EWMA_E_AT = EWMA_X_AT + 2;
+const NUMBERS_LENGTH = EWMA_E_AT + 2;
+
+function newNumbers(): Float64Array {
+  const a = new Float64Array(NUMBERS_LENGTH);
+  a.fill(Number.NEGATIVE_INFINITY, N_INPUTS, 2 * N_INPUTS);
+  return a;
 }
 
 const finiteOr = (x: unknown, d: number): number => (typeof x === 'number' && Number.isFinite(x) ? x : d);
 
 export class PodKpi {
-  /** held bucket means and last sample times per canonical input */
-  private readonly heldValue = new Float64Array(N_INPUTS);
-  private readonly heldMs = new Float64Array(N_INPUTS).fill(Number.NEGATIVE_INFINITY);
-  private fatigue = 0;
-  private readonly ewmaX: Ewma = { mean: 0, variance: 0 };
-  private readonly ewmaE: Ewma = { mean: 0, variance: 0 };
-  readonly welford = new WelfordSet(BASELINE_SIGNALS.length);
+  /** the pod's name in its workload ('' = samples without pod identity); not part of the state */
+  pod = '';
+  /**
+   * One array for the numbers of fixed size: held bucket means [0, N) and last sample times
+   * [N, 2N) per canonical input, the Welford triples and the health ring, fatigue and
+   * the pressure EWMAs (μ, σ² of x and of E).
+   */
+  private readonly numbers = newNumbers();
+  readonly welford = new WelfordSet(BASELINE_SIGNALS.length, undefined, this.numbers, WELFORD_AT);
   private qPrev: number | undefined;
   private restartCounter: number | undefined;
   /** pairs (timeMs, delta) of restart counter increments within the last hour */
   private restartIncrements: number[] = [];
-  private readonly health = new Ring(HISTORY_LENGTH);
-  private readonly fds = new Ring(HISTORY_LENGTH);
+  private readonly health = new Ring(HISTORY_LENGTH, this.numbers, HEALTH_AT);
+  /** open_fds history, created at the first open_fds value */
+  private fds: Ring | null = null;
   private prevHealth: number | undefined;
   private prevStepMs: number | undefined;
   /** newest sample time of this pod (eviction order) */
@@ -133,13 +202,34 @@ export class PodKpi {
       if (acc.count === 0) continue;
       const i = INPUT_INDEX[name as CanonicalInput];
       if (i === undefined) continue;
-      const mean = acc.sum / acc.count;
-      if (i === INPUT_INDEX.restarts) this.absorbRestarts(mean, acc.lastMs);
-      this.heldValue[i] = mean;
-      if (acc.lastMs > this.heldMs[i]!) this.heldMs[i] = acc.lastMs;
-      if (acc.lastMs > this.lastSeenMs) this.lastSeenMs = acc.lastMs;
-      if (i === INPUT_INDEX.open_fds) this.fds.push(mean);
+      this.absorbOne(i, acc.sum / acc.count, acc.lastMs);
     }
+  }
+
+  /** absorb of one pod's inputs as a bucket packs them */
+  absorbInputs(inputs: PodInputs): void {
+    const names = inputs.names;
+    for (let k = 0; k < names.length; k++) {
+      const count = inputs.count(k);
+      if (count === 0) continue;
+      const i = INPUT_INDEX[names[k] as CanonicalInput];
+      if (i === undefined) continue;
+      this.absorbOne(i, inputs.sum(k) / count, inputs.lastMs(k));
+    }
+  }
+
+  private absorbOne(i: number, mean: number, lastMs: number): void {
+    if (i === I_RESTARTS) this.absorbRestarts(mean, lastMs);
+    const held = this.numbers;
+    held[i] = mean;
+    if (lastMs > held[N_INPUTS + i]!) held[N_INPUTS + i] = lastMs;
+    if (lastMs > this.lastSeenMs) this.lastSeenMs = lastMs;
+    if (i === I_OPEN_FDS) this.fdsRing().push(mean);
+  }
+
+  private fdsRing(): Ring {
+    this.fds ??= new Ring(HISTORY_LENGTH);
+    return this.fds;
   }
 
   private absorbRestarts(counter: number, timeMs: number): void {
@@ -160,12 +250,9 @@ export class PodKpi {
     return r;
   }
 
-  private seen(input: CanonicalInput, ctx: PodStepContext): boolean {
-    return ctx.tMs - this.heldMs[INPUT_INDEX[input]]! <= ctx.absenceMs;
-  }
-
-  private value(input: CanonicalInput, ctx: PodStepContext): number {
-    return this.seen(input, ctx) ? this.heldValue[INPUT_INDEX[input]]! : 0;
+  /** whether the input at index i is seen at the step */
+  private seen(i: number, ctx: PodStepContext): boolean {
+    return ctx.tMs - this.numbers[N_INPUTS + i]! <= ctx.absenceMs;
   }
 
   /** whether any canonical input of the pod is still seen at tMs */
@@ -178,34 +265,47 @@ export class PodKpi {
   }
 
   step(ctx: PodStepContext): PodSignals {
-    const c = this.value('cpu', ctx);
-    const m = this.value('memory', ctx);
-    const e = this.value('error_rate', ctx);
-    const t = this.value('timeout_rate', ctx);
-    const g = this.value('gc_pause', ctx);
-    const latencySeen = this.seen('latency', ctx);
-    const loadSeen = this.seen('load', ctx);
-    const l = latencySeen ? this.value('latency', ctx) : 0;
-    const n = loadSeen ? loadPerCore(this.heldValue[INPUT_INDEX.load]!, ctx.cores) : 0;
-    const qSeen = this.seen('request_rate', ctx);
-    const qRaw = qSeen ? this.heldValue[INPUT_INDEX.request_rate]! : 0;
+    const b = this.stepInto(ctx, new PodSignalsBuffer());
+    return { values: b.values, throughputDrop: b.throughputDrop, penalties: b.penalties, healthRaw: b.healthRaw, calibrated: b.calibrated };
+  }
+
+  /** step writing into `out` (its objects are overwritten); returns out */
+  stepInto(ctx: PodStepContext, out: PodSignalsBuffer): PodSignalsBuffer {
+    // seen(i) and value(i) written out (this method is too large for them to be inlined reliably)
+    const held = this.numbers;
+    const tMs = ctx.tMs;
+    const absenceMs = ctx.absenceMs;
+    const cpuSeen = tMs - held[N_INPUTS + I_CPU]! <= absenceMs;
+    const memorySeen = tMs - held[N_INPUTS + I_MEMORY]! <= absenceMs;
+    const timeoutSeen = tMs - held[N_INPUTS + I_TIMEOUT_RATE]! <= absenceMs;
+    const c = cpuSeen ? held[I_CPU]! : 0;
+    const m = memorySeen ? held[I_MEMORY]! : 0;
+    const e = tMs - held[N_INPUTS + I_ERROR_RATE]! <= absenceMs ? held[I_ERROR_RATE]! : 0;
+    const t = timeoutSeen ? held[I_TIMEOUT_RATE]! : 0;
+    const g = tMs - held[N_INPUTS + I_GC_PAUSE]! <= absenceMs ? held[I_GC_PAUSE]! : 0;
+    const latencySeen = tMs - held[N_INPUTS + I_LATENCY]! <= absenceMs;
+    const loadSeen = tMs - held[N_INPUTS + I_LOAD]! <= absenceMs;
+    const l = latencySeen ? held[I_LATENCY]! : 0;
+    const n = loadSeen ? loadPerCore(held[I_LOAD]!, ctx.cores) : 0;
+    const qSeen = tMs - held[N_INPUTS + I_REQUEST_RATE]! <= absenceMs;
+    const qRaw = qSeen ? held[I_REQUEST_RATE]! : 0;
 
     // 1 stress
     const stress = stressOf(c, m, latencySeen ? l : loadSeen ? n : 0, e, t);
     // 2 fatigue
-    this.fatigue = nextFatigue(this.fatigue, stress, g, ctx.dtSeconds, ctx.fatigueThreshold, ctx.fatigueRecovery);
-    const fatigue = this.fatigue;
+    const fatigue = nextFatigue(this.numbers[FATIGUE_AT]!, stress, g, ctx.dtSeconds, ctx.fatigueThreshold, ctx.fatigueRecovery);
+    this.numbers[FATIGUE_AT] = fatigue;
     // 3 mood
     const mood = moodOf(moodBase(e, t, this.restartsLastHour(ctx.tMs)), ctx.logMoodTerm, ctx.recentLogs);
     // 4 pressure: x = max over seen of C, M, L, N
     let x = 0;
-    if (this.seen('cpu', ctx)) x = Math.max(x, c);
-    if (this.seen('memory', ctx)) x = Math.max(x, m);
+    if (cpuSeen) x = Math.max(x, c);
+    if (memorySeen) x = Math.max(x, m);
     if (latencySeen) x = Math.max(x, l);
     if (loadSeen) x = Math.max(x, n);
-    const pressure = pressureOf(ewmaZ(this.ewmaX, x), ewmaZ(this.ewmaE, e));
+    const pressure = pressureOf(ewmaZAt(this.numbers, EWMA_X_AT, x), ewmaZAt(this.numbers, EWMA_E_AT, e));
     // 5 humidity
-    const humidity = humidityOf(e, this.seen('timeout_rate', ctx) ? t : e, qSeen ? requestRateNormalised(qRaw) : 1);
+    const humidity = humidityOf(e, timeoutSeen ? t : e, qSeen ? requestRateNormalised(qRaw) : 1);
     // 6 contagion
     const contagion = contagionOf(ctx.graphContagion, e, ctx.logErrorShare, c);
     // 7 throughput drop (raw Q); Q_prev ← Q every step
@@ -215,7 +315,13 @@ export class PodKpi {
     const resilience = resilienceOf(mood, fatigue, contagion);
     // 9 raw health
     const w = ctx.weights;
-    const absolute: Record<WeightedSignal, number> = { stress, fatigue, mood: 1 - mood, pressure, humidity, contagion };
+    const absolute = out.absolute;
+    absolute.stress = stress;
+    absolute.fatigue = fatigue;
+    absolute.mood = 1 - mood;
+    absolute.pressure = pressure;
+    absolute.humidity = humidity;
+    absolute.contagion = contagion;
     const healthRaw = healthScoreOf(w, absolute);
     // 10 baselines
     const b = this.welford;
@@ -229,32 +335,41 @@ export class PodKpi {
     b.update(BASELINE_INDEX.health_raw, healthRaw);
     // 11 final health
     const calibrated = b.count(0) >= ctx.calibrationSteps;
-    const penalties = calibrated
-      ? {
-          stress: b.adaptiveScore(BASELINE_INDEX.stress, stress),
-          fatigue,
-          mood: b.adaptiveScore(BASELINE_INDEX.mood_penalty, 1 - mood),
-          pressure: b.adaptiveScore(BASELINE_INDEX.pressure, pressure),
-          humidity: b.adaptiveScore(BASELINE_INDEX.humidity, humidity),
-          contagion: b.adaptiveScore(BASELINE_INDEX.contagion, contagion),
-        }
-      : absolute;
+    let penalties = absolute;
+    if (calibrated) {
+      penalties = out.adaptive;
+      penalties.stress = b.adaptiveScore(BASELINE_INDEX.stress, stress);
+      penalties.fatigue = fatigue;
+      penalties.mood = b.adaptiveScore(BASELINE_INDEX.mood_penalty, 1 - mood);
+      penalties.pressure = b.adaptiveScore(BASELINE_INDEX.pressure, pressure);
+      penalties.humidity = b.adaptiveScore(BASELINE_INDEX.humidity, humidity);
+      penalties.contagion = b.adaptiveScore(BASELINE_INDEX.contagion, contagion);
+    }
     const health = calibrated ? healthScoreOf(w, penalties) : healthRaw;
     // 12-13 history, entropy, velocity
     this.health.push(health);
-    let entropy = healthEntropyOf(this.health.values, this.health.size);
-    if (this.seen('open_fds', ctx) && this.fds.size > 0) entropy = Math.max(entropy, fdEntropyOf(this.fds.values, this.fds.size));
+    let entropy = healthEntropyOf(this.health.values, this.health.size, this.health.at);
+    if (this.fds !== null && this.seen(I_OPEN_FDS, ctx) && this.fds.size > 0) entropy = Math.max(entropy, fdEntropyOf(this.fds.values, this.fds.size));
     const velocity = velocityOf(this.prevHealth, health, ctx.dtSeconds);
     // 14
     this.prevHealth = health;
     this.prevStepMs = ctx.tMs;
-    return {
-      values: { stress, fatigue, mood, pressure, humidity, contagion, resilience, entropy, velocity, health_score: health },
-      throughputDrop,
-      penalties,
-      healthRaw,
-      calibrated,
-    };
+    const v = out.values;
+    v.stress = stress;
+    v.fatigue = fatigue;
+    v.mood = mood;
+    v.pressure = pressure;
+    v.humidity = humidity;
+    v.contagion = contagion;
+    v.resilience = resilience;
+    v.entropy = entropy;
+    v.velocity = velocity;
+    v.health_score = health;
+    out.throughputDrop = throughputDrop;
+    out.penalties = penalties;
+    out.healthRaw = healthRaw;
+    out.calibrated = calibrated;
+    return out;
   }
 
   get previousStepMs(): number | undefined {
@@ -263,16 +378,16 @@ export class PodKpi {
 
   toJSON(): PodKpiState {
     return {
-      held: [...Array.from(this.heldValue), ...Array.from(this.heldMs, (v) => (Number.isFinite(v) ? v : -1e300))],
-      fatigue: this.fatigue,
-      ewmaX: { ...this.ewmaX },
-      ewmaE: { ...this.ewmaE },
-      welford: Array.from(this.welford.data),
+      held: Array.from(this.numbers.subarray(0, 2 * N_INPUTS), (v, i) => (i < N_INPUTS || Number.isFinite(v) ? v : -1e300)),
+      fatigue: this.numbers[FATIGUE_AT]!,
+      ewmaX: { mean: this.numbers[EWMA_X_AT]!, variance: this.numbers[EWMA_X_AT + 1]! },
+      ewmaE: { mean: this.numbers[EWMA_E_AT]!, variance: this.numbers[EWMA_E_AT + 1]! },
+      welford: this.welford.toArray(),
       qPrev: this.qPrev ?? null,
       restartCounter: this.restartCounter ?? null,
       restartIncrements: [...this.restartIncrements],
       health: this.health.toArray(),
-      fds: this.fds.toArray(),
+      fds: this.fds?.toArray() ?? [],
       prevHealth: this.prevHealth ?? null,
       prevStepMs: this.prevStepMs ?? null,
       lastSeenMs: Number.isFinite(this.lastSeenMs) ? this.lastSeenMs : -1e300,
@@ -284,23 +399,23 @@ export class PodKpi {
     const p = new PodKpi();
     if (Array.isArray(s.held) && s.held.length === 2 * N_INPUTS) {
       for (let i = 0; i < N_INPUTS; i++) {
-        p.heldValue[i] = finiteOr(s.held[i], 0);
+        p.numbers[i] = finiteOr(s.held[i], 0);
         const ms = finiteOr(s.held[N_INPUTS + i], Number.NEGATIVE_INFINITY);
-        p.heldMs[i] = ms <= -1e300 ? Number.NEGATIVE_INFINITY : ms;
+        p.numbers[N_INPUTS + i] = ms <= -1e300 ? Number.NEGATIVE_INFINITY : ms;
       }
     }
-    p.fatigue = clamp01(finiteOr(s.fatigue, 0));
-    p.ewmaX.mean = finiteOr(s.ewmaX?.mean, 0);
-    p.ewmaX.variance = Math.max(0, finiteOr(s.ewmaX?.variance, 0));
-    p.ewmaE.mean = finiteOr(s.ewmaE?.mean, 0);
-    p.ewmaE.variance = Math.max(0, finiteOr(s.ewmaE?.variance, 0));
-    if (Array.isArray(s.welford) && s.welford.length === p.welford.data.length) s.welford.forEach((v, i) => (p.welford.data[i] = finiteOr(v, 0)));
+    p.numbers[FATIGUE_AT] = clamp01(finiteOr(s.fatigue, 0));
+    p.numbers[EWMA_X_AT] = finiteOr(s.ewmaX?.mean, 0);
+    p.numbers[EWMA_X_AT + 1] = Math.max(0, finiteOr(s.ewmaX?.variance, 0));
+    p.numbers[EWMA_E_AT] = finiteOr(s.ewmaE?.mean, 0);
+    p.numbers[EWMA_E_AT + 1] = Math.max(0, finiteOr(s.ewmaE?.variance, 0));
+    if (Array.isArray(s.welford) && s.welford.length === 3 * p.welford.size) p.welford.load(s.welford.map((v) => finiteOr(v, 0)));
     p.qPrev = s.qPrev === null ? undefined : finiteOr(s.qPrev, 0);
     p.restartCounter = s.restartCounter === null ? undefined : finiteOr(s.restartCounter, 0);
     p.restartIncrements = Array.isArray(s.restartIncrements) ? s.restartIncrements.filter((v) => Number.isFinite(v)).slice(-480) : [];
     if (p.restartIncrements.length % 2 === 1) p.restartIncrements.shift();
     for (const h of Array.isArray(s.health) ? s.health.slice(-HISTORY_LENGTH) : []) if (Number.isFinite(h)) p.health.push(clamp01(h));
-    for (const f of Array.isArray(s.fds) ? s.fds.slice(-HISTORY_LENGTH) : []) if (Number.isFinite(f)) p.fds.push(f);
+    for (const f of Array.isArray(s.fds) ? s.fds.slice(-HISTORY_LENGTH) : []) if (Number.isFinite(f)) p.fdsRing().push(f);
     p.prevHealth = s.prevHealth === null ? undefined : clamp01(finiteOr(s.prevHealth, 0));
     p.prevStepMs = s.prevStepMs === null ? undefined : finiteOr(s.prevStepMs, 0);
     const seen = finiteOr(s.lastSeenMs, Number.NEGATIVE_INFINITY);

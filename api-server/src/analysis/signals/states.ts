@@ -2,7 +2,7 @@
  * State names of the ten signals (analytics.md §3.4). Lower bound inclusive unless the table
  * writes ">". A non-finite value is read as 0.
  */
-import type { SignalName } from '../contract.js';
+import type { SignalName, SignalReading } from '../contract.js';
 
 type Classifier = (v: number) => string;
 
@@ -30,6 +30,27 @@ const STATE_OF: Record<SignalName, Classifier> = {
 /** the state name of a signal value */
 export function signalState(signal: SignalName, value: number): string {
   return STATE_OF[signal](Number.isFinite(value) ? value : 0);
+}
+
+const fin = (v: number): number => (Number.isFinite(v) ? v : 0);
+
+/**
+ * The readings { value, state } of the ten signal values, keyed in SIGNAL_NAMES order (as a
+ * snapshot lists them); built as one literal per step.
+ */
+export function signalReadings(v: Readonly<Record<SignalName, number>>): Record<SignalName, SignalReading> {
+  return {
+    stress: { value: v.stress, state: STATE_OF.stress(fin(v.stress)) },
+    fatigue: { value: v.fatigue, state: STATE_OF.fatigue(fin(v.fatigue)) },
+    mood: { value: v.mood, state: STATE_OF.mood(fin(v.mood)) },
+    pressure: { value: v.pressure, state: STATE_OF.pressure(fin(v.pressure)) },
+    humidity: { value: v.humidity, state: STATE_OF.humidity(fin(v.humidity)) },
+    contagion: { value: v.contagion, state: STATE_OF.contagion(fin(v.contagion)) },
+    resilience: { value: v.resilience, state: STATE_OF.resilience(fin(v.resilience)) },
+    entropy: { value: v.entropy, state: STATE_OF.entropy(fin(v.entropy)) },
+    velocity: { value: v.velocity, state: STATE_OF.velocity(fin(v.velocity)) },
+    health_score: { value: v.health_score, state: STATE_OF.health_score(fin(v.health_score)) },
+  };
 }
 
 /** state of a workload known but without data (§3.4 last line) */

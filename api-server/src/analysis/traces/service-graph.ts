@@ -203,6 +203,15 @@ export class ServiceGraph {
     return this.edgesInto(service, nowMs).map((e) => e.from);
   }
 
+  /** callersOf(service, nowMs) without '' counted, without building the list: the blast radius (§7.2) */
+  callerCount(service: string, nowMs: number): number {
+    const row = this.into.get(service);
+    if (row === undefined) return 0;
+    let n = 0;
+    for (const [from, cell] of row) if (from !== '' && cell.calls > 0 && this.live(cell, nowMs)) n++;
+    return n;
+  }
+
   /** Callers whose live edge into `service` has an error rate above `minErrorRate` (default 0.1), sorted by caller. */
   contagionSources(service: string, nowMs: number, minErrorRate: number = CONTAGION_SOURCE_ERROR_RATE): ContagionSource[] {
     return this.edgesInto(service, nowMs)

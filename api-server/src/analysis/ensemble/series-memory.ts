@@ -1,0 +1,142 @@
+/**
+ * The memory of one series: every scalar and window of its ensemble (the five models, their
+ * residuals, the weights) and of its §5.6 detectors lives in ONE Float64Array at fixed offsets, so
+ * a series costs two heap objects (the array and its buffer) instead of some thirty, and one
+ * observe touches a few adjacent cache lines reached from one pointer instead of a chain of
+ * objects (docs/performance.md).
+ *
+ * Layout: the scalars and the fixed-size windows first (ARI's differences, the detectors' 20-point
+ * burst line, the stable line's scalars), then the growing windows. Those start with room for 16
+ * points and double with the series' point count, up to each window's size (stages of 16, 32, 64,
+ * 128, 256 and 300 points): a series seen for a minute does not hold an hour's storage. A stage
+ * change copies every region to its place in a larger array (growSeriesMemory); while a window
+ * fills, its points are a prefix of its region, so the copy keeps them in place.
+ */
+import { LINE_POINTS, lineRegion } from '../regression/line-slots.js';
+import { SORTED_META } from './sorted-slots.js';
+import { errorStats } from './error-slots.js';
+
+export const MODEL_COUNT = 5;
+/** the stable line (ca_ilr, §5.6 ca_ilr's stable window) and the burst line, in points */
+export const STABLE_POINTS = 240;
+export const BURST_POINTS = 20;
+/** the value window (mad model, zscore, mad) and the replayed points */
+export const VALUE_POINTS = 300;
+export const SEASON = 240;
+export const ARI_DIFFS = 64;
+export const RESIDUAL_POINTS = 200;
+
+// scalars
+export const POINTS = 0;
+export const STAGE = 1;
+export const LAST_Y = 2;
+/** the value the last observe pushed out of the value window (NaN: none) */
+export const EVICTED = 3;
+/** [WEIGHTS, +5): the weights; [ONE_STEP, +5): each model's forecast made by the last observe (NaN: not usable) */
+export const WEIGHTS = 4;
+export const ONE_STEP = WEIGHTS + MODEL_COUNT;
+export const CA_ILR_X = ONE_STEP + MODEL_COUNT;
+export const EWMA_LEVEL = CA_ILR_X + 1;
+export const HW_N = EWMA_LEVEL + 1;
+export const HW_LEVEL = HW_N + 1;
+export const HW_TREND = HW_LEVEL + 1;
+export const HW_LAST = HW_TREND + 1;
+export const HW_BUFFER_SUM = HW_LAST + 1;
+export const ARI_HEAD = HW_BUFFER_SUM + 1;
+export const ARI_COUNT = ARI_HEAD + 1;
+export const ARI_LAST = ARI_COUNT + 1;
+export const ARI_SINCE_FIT = ARI_LAST + 1;
+/** the value window's head and count */
+export const VALUE_META = ARI_SINCE_FIT + 1;
+// the detectors' running sums: the value window's, and their seasonal residuals'
+export const DET_SUM = VALUE_META + SORTED_META;
+export const DET_SUM_SQ = DET_SUM + 1;
+export const RES_COUNT = DET_SUM_SQ + 1;
+export const RES_SUM = RES_COUNT + 1;
+export const RES_SUM_SQ = RES_SUM + 1;
+export const ERROR_STATS = RES_SUM_SQ + 1;
+// fixed windows
+/** [ARI_DIFF_RING, +64): ring of differences; [ARI_PHI, +3): the AR coefficients */
+export const ARI_DIFF_RING = ERROR_STATS + errorStats(MODEL_COUNT);
+export const ARI_PHI = ARI_DIFF_RING + ARI_DIFFS;
+export const BURST_LINE = ARI_PHI + 3;
+/** the stable line: its scalars here, its points the first growing region */
+export const STABLE_LINE = BURST_LINE + lineRegion(BURST_POINTS);
+const GROWING = STABLE_LINE + LINE_POINTS;
+
+const STAGE_ROOMS = [16, 32, 64, 128, 256, 300] as const;
+
+/** where a stage puts the growing windows */
+export interface StageLayout {
+  /** points the stage has room for */
+  readonly room: number;
+  readonly valueRing: number;
+  readonly valueSorted: number;
+  /** the sample times of the last 300 points (their values are the value window's) */
+  readonly recentX: number;
+  readonly season: number;
+  readonly errorRing: number;
+  /** the seasonal residual ring (present from the 256 stage: residuals start after one season) */
+  readonly residuals: number;
+  readonly size: number;
+  /** [offset, length] of every region, for the copy to the next stage */
+  readonly regions: readonly (readonly [number, number])[];
+}
+
+function stageLayout(room: number): StageLayout {
+  const regions: [number, number][] = [[0, GROWING]];
+  let at = GROWING;
+  const take = (length: number): number => {
+    const start = at;
+    regions.push([start, length]);
+    at += length;
+    return start;
+  };
+  take(2 * Math.min(STABLE_POINTS, room));
+  const valueRing = take(Math.min(VALUE_POINTS, room));
+  const valueSorted = take(Math.min(VALUE_POINTS, room));
+  const recentX = take(Math.min(VALUE_POINTS, room));
+  const season = take(Math.min(SEASON, room));
+  const errorRing = take(MODEL_COUNT * Math.min(STABLE_POINTS, room));
+  const residuals = take(room >= 256 ? RESIDUAL_POINTS : 0);
+  return Object.freeze({ room, valueRing, valueSorted, recentX, season, errorRing, residuals, size: at, regions: Object.freeze(regions) });
+}
+
+export const STAGES: readonly StageLayout[] = Object.freeze(STAGE_ROOMS.map(stageLayout));
+const LAST_STAGE = STAGES.length - 1;
+
+/** the layout of the memory's current stage */
+export function layoutOf(d: Float64Array): StageLayout {
+  return STAGES[(d[STAGE] as number) | 0] as StageLayout;
+}
+
+/** a fresh series' memory, at the first stage unless told (tests start at the last) */
+export function newSeriesMemory(stage = 0): Float64Array {
+  const d = new Float64Array((STAGES[stage] as StageLayout).size);
+  d[STAGE] = stage;
+  d[WEIGHTS] = 1;
+  d[EWMA_LEVEL] = Number.NaN;
+  d[ARI_LAST] = Number.NaN;
+  d[EVICTED] = Number.NaN;
+  return d;
+}
+
+/** true when the next point needs the next stage's room */
+export function needsGrowth(d: Float64Array): boolean {
+  const stage = d[STAGE] as number;
+  return stage < LAST_STAGE && (d[POINTS] as number) >= (STAGES[stage] as StageLayout).room;
+}
+
+/** the memory moved to the next stage: every region copied to its place there */
+export function growSeriesMemory(d: Float64Array): Float64Array {
+  const stage = d[STAGE] as number;
+  const from = STAGES[stage] as StageLayout;
+  const to = STAGES[stage + 1] as StageLayout;
+  const next = new Float64Array(to.size);
+  for (let r = 0; r < from.regions.length; r += 1) {
+    const [start, length] = from.regions[r] as readonly [number, number];
+    next.set(d.subarray(start, start + length), (to.regions[r] as readonly [number, number])[0]);
+  }
+  next[STAGE] = stage + 1;
+  return next;
+}

@@ -1,0 +1,179 @@
+/**
+ * Exact sliding ordinary least squares over the last `capacity` points (analytics.md §2.1), as
+ * functions over a region of a Float64Array: the co-moment form, O(1) per add and per eviction,
+ * with an exact recomputation from the stored points every 1000 updates to bound drift.
+ *
+ * Region at `at`: 7 scalars (ring head, count, mean x, mean y, x co-moment, xy co-moment, updates)
+ * then the ring of points, x and y side by side, as many as the owner gave it room for. While the
+ * line fills, the ring is the prefix [0, count) (head 0), so an owner can grow the region by
+ * copying it into a larger one; once full it holds exactly `capacity` points.
+ *
+ * A region of zeros is an empty line. Callers pass finite x and y only.
+ */
+const HEAD = 0;
+const N = 1;
+const MX = 2;
+const MY = 3;
+const VX = 4;
+const CXY = 5;
+const UPDATES = 6;
+/** where the points start in a line's region */
+export const LINE_POINTS = 7;
+/** a line region's size for room for `points` points */
+export const lineRegion = (points: number): number => LINE_POINTS + 2 * points;
+
+const RECOMPUTE_EVERY = 1000;
+
+/** the running moments a saved line carries: [mx, my, vx, cxy, updates] */
+export type LineMoments = [number, number, number, number, number];
+
+export function lineCount(d: Float64Array, at: number): number {
+  return d[at + N] as number;
+}
+
+/** ring index of the k-th oldest point */
+function slot(d: Float64Array, at: number, capacity: number, k: number): number {
+  // integers held in Float64 memory: `| 0` keeps the ring arithmetic in int32
+  const i = ((d[at + HEAD] as number) | 0) + k;
+  return i >= capacity ? i - capacity : i;
+}
+
+export function linePush(d: Float64Array, at: number, capacity: number, x: number, y: number): void {
+  let n = (d[at + N] as number) | 0;
+  if (n === capacity) {
+    lineRemoveOldest(d, at, capacity);
+    n -= 1;
+  }
+  const p = at + LINE_POINTS + 2 * slot(d, at, capacity, n);
+  d[p] = x;
+  d[p + 1] = y;
+  n += 1;
+  d[at + N] = n;
+  const mx = d[at + MX] as number;
+  const dx = x - mx;
+  const mxNew = mx + dx / n;
+  const myNew = (d[at + MY] as number) + (y - (d[at + MY] as number)) / n;
+  d[at + MX] = mxNew;
+  d[at + MY] = myNew;
+  d[at + CXY] = (d[at + CXY] as number) + dx * (y - myNew);
+  d[at + VX] = (d[at + VX] as number) + dx * (x - mxNew);
+  const updates = ((d[at + UPDATES] as number) | 0) + 1;
+  d[at + UPDATES] = updates;
+  if (updates % RECOMPUTE_EVERY === 0) lineRecompute(d, at, capacity);
+}
+
+function lineRemoveOldest(d: Float64Array, at: number, capacity: number): void {
+  const head = (d[at + HEAD] as number) | 0;
+  const x = d[at + LINE_POINTS + 2 * head] as number;
+  const y = d[at + LINE_POINTS + 2 * head + 1] as number;
+  d[at + HEAD] = head + 1 === capacity ? 0 : head + 1;
+  const n = d[at + N] as number;
+  if (n === 1) {
+    d[at + N] = 0;
+    d[at + MX] = 0;
+    d[at + MY] = 0;
+    d[at + VX] = 0;
+    d[at + CXY] = 0;
+    return;
+  }
+  const mx = d[at + MX] as number;
+  const my = d[at + MY] as number;
+  const mxNew = mx - (x - mx) / (n - 1);
+  const myNew = my - (y - my) / (n - 1);
+  d[at + CXY] = (d[at + CXY] as number) - (x - mxNew) * (y - my);
+  const vx = (d[at + VX] as number) - (x - mxNew) * (x - mx);
+  d[at + VX] = vx < 0 ? 0 : vx;
+  d[at + MX] = mxNew;
+  d[at + MY] = myNew;
+  d[at + N] = n - 1;
+}
+
+/** exact two-pass recomputation of the means and co-moments from the stored points */
+function lineRecompute(d: Float64Array, at: number, capacity: number): void {
+  const n = d[at + N] as number;
+  let sx = 0;
+  let sy = 0;
+  for (let k = 0; k < n; k += 1) {
+    const p = at + LINE_POINTS + 2 * slot(d, at, capacity, k);
+    sx += d[p] as number;
+    sy += d[p + 1] as number;
+  }
+  const mx = sx / n;
+  const my = sy / n;
+  let vx = 0;
+  let cxy = 0;
+  for (let k = 0; k < n; k += 1) {
+    const p = at + LINE_POINTS + 2 * slot(d, at, capacity, k);
+    const dx = (d[p] as number) - mx;
+    vx += dx * dx;
+    cxy += dx * ((d[p + 1] as number) - my);
+  }
+  d[at + MX] = mx;
+  d[at + MY] = my;
+  d[at + VX] = vx;
+  d[at + CXY] = cxy;
+}
+
+export function lineSlope(d: Float64Array, at: number): number {
+  const vx = d[at + VX] as number;
+  return (d[at + N] as number) >= 2 && vx > 0 ? (d[at + CXY] as number) / vx : 0;
+}
+
+export function lineIntercept(d: Float64Array, at: number): number {
+  return (d[at + MY] as number) - lineSlope(d, at) * (d[at + MX] as number);
+}
+
+export function linePredict(d: Float64Array, at: number, x: number): number {
+  return lineSlope(d, at) * x + lineIntercept(d, at);
+}
+
+export function lineFirstX(d: Float64Array, at: number): number {
+  return (d[at + N] as number) === 0 ? 0 : (d[at + LINE_POINTS + 2 * (d[at + HEAD] as number)] as number);
+}
+
+export function lineLastX(d: Float64Array, at: number, capacity: number): number {
+  const n = d[at + N] as number;
+  return n === 0 ? 0 : (d[at + LINE_POINTS + 2 * slot(d, at, capacity, n - 1)] as number);
+}
+
+export function lineLastY(d: Float64Array, at: number, capacity: number): number {
+  const n = d[at + N] as number;
+  return n === 0 ? 0 : (d[at + LINE_POINTS + 2 * slot(d, at, capacity, n - 1) + 1] as number);
+}
+
+export function lineMeanY(d: Float64Array, at: number): number {
+  return d[at + MY] as number;
+}
+
+/** the points oldest first, and the running moments */
+export function linePoints(d: Float64Array, at: number, capacity: number): { xs: number[]; ys: number[]; moments: LineMoments } {
+  const xs: number[] = [];
+  const ys: number[] = [];
+  const n = d[at + N] as number;
+  for (let k = 0; k < n; k += 1) {
+    const p = at + LINE_POINTS + 2 * slot(d, at, capacity, k);
+    xs.push(d[p] as number);
+    ys.push(d[p + 1] as number);
+  }
+  return { xs, ys, moments: [d[at + MX] as number, d[at + MY] as number, d[at + VX] as number, d[at + CXY] as number, d[at + UPDATES] as number] };
+}
+
+/** whether the line holds exactly these points, oldest first */
+export function lineHolds(d: Float64Array, at: number, capacity: number, xs: readonly unknown[], ys: readonly unknown[]): boolean {
+  const n = d[at + N] as number;
+  if (xs.length !== n || ys.length !== n) return false;
+  for (let k = 0; k < n; k += 1) {
+    const p = at + LINE_POINTS + 2 * slot(d, at, capacity, k);
+    if (xs[k] !== d[p] || ys[k] !== d[p + 1]) return false;
+  }
+  return true;
+}
+
+/** sets the running moments (a line rebuilt from a saved one's points continues bit for bit) */
+export function lineSetMoments(d: Float64Array, at: number, m: LineMoments): void {
+  d[at + MX] = m[0];
+  d[at + MY] = m[1];
+  d[at + VX] = m[2];
+  d[at + CXY] = m[3];
+  d[at + UPDATES] = m[4];
+}

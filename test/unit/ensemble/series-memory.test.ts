@@ -1,0 +1,60 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { SeriesEnsemble } from '../../../api-server/src/analysis/ensemble/series-ensemble.js';
+import { STAGES, layoutOf, newSeriesMemory } from '../../../api-server/src/analysis/ensemble/series-memory.js';
+import { detectPoint } from '../../../api-server/src/analysis/anomaly/series-detectors.js';
+import { allocateNovelty, releaseNovelty } from '../../../api-server/src/analysis/anomaly/novelty-score.js';
+
+const LAST_STAGE = STAGES.length - 1;
+
+describe('series memory (one Float64Array per series, grown by stages)', () => {
+  it('stages grow 16, 32, 64, 128, 256, 300 points; no region overlaps another', () => {
+    expect(STAGES.map((s) => s.room)).to.deep.equal([16, 32, 64, 128, 256, 300]);
+    for (const stage of STAGES) {
+      let end = 0;
+      for (const [start, length] of stage.regions) {
+        expect(start).to.equal(end);
+        end = start + length;
+      }
+      expect(end).to.equal(stage.size);
+      expect(stage.residuals).to.be.at.most(stage.size);
+    }
+    expect(layoutOf(newSeriesMemory(3)).room).to.equal(128);
+  });
+
+  it('a series that grows through every stage behaves exactly as one that started with all the room (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.double({ min: -1e3, max: 1e3, noNaN: true }), fc.constantFrom(0, 1, Number.NaN)), { minLength: 300, maxLength: 700 }),
+        (values) => {
+          const grown = new SeriesEnsemble();
+          const roomy = new SeriesEnsemble(LAST_STAGE);
+          const noveltyA = allocateNovelty();
+          const noveltyB = allocateNovelty();
+          try {
+            values.forEach((y, i) => {
+              const x = 1_700_000_000 + 15 * i;
+              expect(Object.is(grown.observe(y, x), roomy.observe(y, x))).to.equal(true, `prediction at ${i}`);
+              const a = detectPoint(grown, noveltyA, y, x, x);
+              const b = detectPoint(roomy, noveltyB, y, x, x);
+              expect(a).to.deep.equal(b, `firings at ${i}`);
+              if (i % 50 === 0) {
+                expect(grown.weights()).to.deep.equal(roomy.weights());
+                expect(grown.forecast(30)).to.deep.equal(roomy.forecast(30));
+                expect(grown.stableLine.toJSON()).to.deep.equal(roomy.stableLine.toJSON());
+              }
+            });
+            expect(grown.toJSON()).to.deep.equal(roomy.toJSON());
+            // a stage is left when the next point would not fit: P points sit in the first stage with room for P
+            const points = values.filter(Number.isFinite).length;
+            expect(layoutOf(grown.memory).room).to.equal((STAGES.find((s) => s.room >= points) ?? STAGES[LAST_STAGE]!).room);
+          } finally {
+            releaseNovelty(noveltyA);
+            releaseNovelty(noveltyB);
+          }
+        },
+      ),
+      { numRuns: 15 },
+    );
+  });
+});
