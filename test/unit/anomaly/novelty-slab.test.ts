@@ -142,6 +142,19 @@ describe('novelty slab (shared chunks of novelty state)', () => {
     const damaged = noveltyFromJSON({ ...(saved as Record<string, unknown>), contexts: ctx.toString('base64') });
     expect(JSON.stringify(noveltyToJSON(damaged))).to.equal(freshState());
     releaseNovelty(damaged);
+    // counters that are not whole numbers in their ranges (they index rings as int32) are refused too
+    const scalars = (saved as { scalars: (number | null)[] }).scalars;
+    for (const [k, bad] of [
+      [0, 2 ** 40],
+      [0, 1.5],
+      [0, -1],
+    ] as const) {
+      const wrong = [...scalars];
+      wrong[k] = bad;
+      const id = noveltyFromJSON({ ...(saved as Record<string, unknown>), scalars: wrong });
+      expect(JSON.stringify(noveltyToJSON(id)), `scalar ${k} = ${bad}`).to.equal(freshState());
+      releaseNovelty(id);
+    }
     releaseNovelty(whole);
   });
 

@@ -372,7 +372,10 @@ function restoreChunk(id: number, state: unknown): boolean {
   if (!Number.isFinite(s[sb + S_OPEN_MIN] as number)) s[sb + S_OPEN_MIN] = Infinity;
   if (!Number.isFinite(s[sb + S_Q_MIN] as number)) s[sb + S_Q_MIN] = Infinity;
   if (!Number.isFinite(s[sb + S_Q_MAX] as number)) s[sb + S_Q_MAX] = -Infinity;
-  return Number.isFinite(s[sb + S_POINTS] as number) && Number.isFinite(s[sb + S_CTX_MEAN] as number) && Number.isFinite(s[sb + S_RUN] as number);
+  // the counters index rings and blocks as int32: whole numbers within their ranges, or not ours
+  const counter = (k: number, below: number): boolean => Number.isInteger(s[sb + k]) && (s[sb + k] as number) >= 0 && (s[sb + k] as number) < below;
+  if (!counter(S_POINTS, 2 ** 31) || !counter(S_V_COUNT, 2 ** 31) || !counter(S_BLOCKS, NOVELTY.rangeBlocks + 1) || !counter(S_BLOCK_HEAD, NOVELTY.rangeBlocks)) return false;
+  return Number.isFinite(s[sb + S_CTX_MEAN] as number) && Number.isFinite(s[sb + S_RUN] as number);
 }
 
 /** (key >>> 0) % contextSlots as a mask: the slot count is a power of two */
