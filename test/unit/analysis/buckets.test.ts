@@ -95,4 +95,19 @@ describe('analysis buckets (analytics.md §0.1, §1.2)', () => {
     const m = third!.collectMeans(out);
     expect(out.names.slice(0, m)).to.deep.equal(['memory', 'cpu']);
   });
+
+  it('a reused bucket forgets the names of a pod that had more than 64 (names that keep changing stay bounded)', () => {
+    const b = new WorkloadBuckets(15_000, 100);
+    const out = { names: [] as string[], means: [] as number[], lastMs: [] as number[] };
+    for (let round = 0; round < 5; round++) {
+      for (let k = 0; k < 65; k++) b.addMetric('', `gauge_${round}_${k}`, k, 0, round * 60_000 + 1_000);
+      const [bucket] = b.takeClosed(round * 60_000 + 45_000);
+      const n = bucket!.collectMeans(out);
+      // only this round's names: the earlier rounds' were dropped when the bucket was reused
+      expect(n).to.equal(65);
+      expect(out.names[0]).to.equal(`gauge_${round}_0`);
+      expect(bucket!.inputsOf('').names.length).to.equal(65);
+      b.recycle(bucket!);
+    }
+  });
 });

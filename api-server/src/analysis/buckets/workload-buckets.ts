@@ -38,6 +38,8 @@ export class InputAccumulator {
 
 /** accumulator fields per input in {@link PodInputs.acc}: sum, count, rank, lastMs */
 const FIELDS = 4;
+/** a reused bucket keeps the names of a pod up to this many (see PodInputs.clear) */
+const KEPT_NAMES = 64;
 /** name and pod lookups scan linearly up to this many entries, then build a Map */
 const SCAN_LIMIT = 8;
 /** spans of a bucket without spans (shared, never written: addSpan gives the bucket its own array) */
@@ -121,8 +123,19 @@ export class PodInputs {
     this.compacted = this.names.length;
   }
 
-  /** empties every accumulator, keeping the names */
+  /**
+   * Empties every accumulator, keeping the names, unless there are more than KEPT_NAMES of them:
+   * then the names go too (a workload whose input names keep changing would otherwise grow its
+   * reused bucket without bound).
+   */
   clear(): void {
+    if (this.names.length > KEPT_NAMES) {
+      this.names = [];
+      this.acc = [];
+      this.index = null;
+      this.compacted = 0;
+      return;
+    }
     const a = this.acc;
     for (let o = 0; o < a.length; o += FIELDS) {
       a[o] = 0;
