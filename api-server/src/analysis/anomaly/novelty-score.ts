@@ -382,10 +382,6 @@ function restoreChunk(id: number, state: unknown): boolean {
 const CONTEXT_SLOT_MASK = NOVELTY.contextSlots - 1;
 if ((NOVELTY.contextSlots & CONTEXT_SLOT_MASK) !== 0) throw new Error('contextSlots must be a power of two');
 
-/** unseenContexts' scratch (synchronous: one serves every series): the keys, then the slots of the contexts of one point */
-const CONTEXT_KEYS = new Int32Array(NOVELTY.contextOrders + 1);
-const CONTEXT_SLOTS = new Int32Array(NOVELTY.contextOrders);
-
 /**
  * Context expert (after CAD OSE): y is quantised into contextLevels levels of [min, max] seen so
  * far; the contexts ending at this point are its last 2, 3, ..., contextOrders + 1 quantised
@@ -399,12 +395,16 @@ function unseenContexts(c: Int32Array, cb: number, s: Float64Array, sb: number, 
   const q = quantised(s, sb, y);
   c[cb + C_RING + (i % C_RING_SIZE)] = q;
   if (i < NOVELTY.contextOrders) return 0;
-  contextSlotsInto(c, cb, i, q);
-  // in order, which were not in the table, and remember them
+  let h = Math.imul(q + 1, 0x9e3779b1);
   let unseen = 0;
-  for (let k = 0; k < NOVELTY.contextOrders; k += 1) {
-    const key = CONTEXT_KEYS[k] as number;
-    const slot = CONTEXT_SLOTS[k] as number;
+  for (let k = 1; k <= NOVELTY.contextOrders; k += 1) {
+    // the context of length k + 1: the previous one extended by the value k points back
+    h = Math.imul(h ^ ((c[cb + C_RING + ((i - k) % C_RING_SIZE)] as number) + 1 + (k << 8)), 0x85ebca6b);
+    h ^= h >>> 13;
+    h = Math.imul(h, 0xc2b2ae35);
+    h ^= h >>> 16;
+    const key = h === 0 ? 1 : h;
+    const slot = cb + C_KEY + (key & CONTEXT_SLOT_MASK);
     if (c[slot] !== key) {
       unseen += 1;
       c[slot] = key;
@@ -423,28 +423,6 @@ function quantised(s: Float64Array, sb: number, y: number): number {
   return level >= 0 ? Math.min(levels - 1, level) : 0;
 }
 
-/**
- * The keys and table slots of the contexts ending at point i with level q (its ring holds the
- * earlier levels) into CONTEXT_KEYS and CONTEXT_SLOTS, reading each slot as it goes: the six reads
- * do not wait on one another (nothing branches on them), so their cache misses overlap.
- */
-function contextSlotsInto(c: Int32Array, cb: number, i: number, q: number): void {
-  let h = Math.imul(q + 1, 0x9e3779b1);
-  let touched = 0;
-  for (let k = 1; k <= NOVELTY.contextOrders; k += 1) {
-    // the context of length k + 1: the previous one extended by the value k points back
-    h = Math.imul(h ^ ((c[cb + C_RING + ((i - k) % C_RING_SIZE)] as number) + 1 + (k << 8)), 0x85ebca6b);
-    h ^= h >>> 13;
-    h = Math.imul(h, 0xc2b2ae35);
-    h ^= h >>> 16;
-    const key = h === 0 ? 1 : h;
-    const slot = cb + C_KEY + (key & CONTEXT_SLOT_MASK);
-    CONTEXT_KEYS[k - 1] = key;
-    CONTEXT_SLOTS[k - 1] = slot;
-    touched ^= c[slot] as number;
-  }
-  CONTEXT_KEYS[NOVELTY.contextOrders] = touched;
-}
 
 
 /**

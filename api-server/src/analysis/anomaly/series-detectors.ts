@@ -147,16 +147,6 @@ export class SeriesDetectors {
     return detectPoint(this.base, this.novelty[0] as number, y, xSeconds, atSeconds);
   }
 
-  /** the series' ensemble (the one given to the constructor, or the detectors' own) */
-  get ensemble(): SeriesEnsemble {
-    return this.base;
-  }
-
-  /** the 20-point burst line (ca_ilr), pushed by observe, read in place */
-  get burstLine(): RegressionLine {
-    return burstLineOf(this.base);
-  }
-
   /** the novelty score's experts at the last point (evaluation) */
   noveltyExperts(): NoveltyExperts {
     return noveltyExpertScores(this.novelty[0] as number);
