@@ -735,7 +735,7 @@ export class WorkloadAnalyzer {
         kpi.pod = pod;
         this.addPod(kpi);
       }
-      kpi.absorbInputs(inputs);
+      kpi.absorb(inputs);
     }
     // pods no input of which is seen any more leave (order of the rest kept)
     const pods = this.pods;

@@ -1,17 +1,14 @@
 import { expect } from 'chai';
 import { PodKpi, type PodStepContext } from '../../../api-server/src/analysis/signals/pod-kpi.js';
-import { InputAccumulator } from '../../../api-server/src/analysis/buckets/workload-buckets.js';
+import { PodInputs } from '../../../api-server/src/analysis/buckets/workload-buckets.js';
 import { DEFAULT_HEALTH_WEIGHTS } from '../../../api-server/src/analysis/weights/health-weights.js';
 import { aggregatePods } from '../../../api-server/src/analysis/signals/aggregate.js';
 
-function inputs(values: Record<string, number>, timeMs: number): Map<string, InputAccumulator> {
-  const m = new Map<string, InputAccumulator>();
-  for (const [k, v] of Object.entries(values)) {
-    const a = new InputAccumulator();
-    a.add(v, 0, timeMs);
-    m.set(k, a);
-  }
-  return m;
+/** one pod's inputs of a bucket, one sample each */
+function inputs(values: Record<string, number>, timeMs: number): PodInputs {
+  const p = new PodInputs();
+  for (const [k, v] of Object.entries(values)) p.add(k, v, 0, timeMs);
+  return p;
 }
 
 const ctx = (tMs: number, over: Partial<PodStepContext> = {}): PodStepContext => ({

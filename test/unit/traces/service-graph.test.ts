@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import type { SpanRecord } from '../../../api-server/src/ingest/records.js';
 import { edgeContagion, ServiceGraph } from '../../../api-server/src/analysis/traces/service-graph.js';
+import { blastRadius } from '../../../api-server/src/analysis/business/business-signals.js';
 
 const T0 = 1_700_000_000_000;
 let seq = 0;
@@ -71,6 +72,18 @@ describe('service graph (analytics.md §4.2, §3.2, §7.2)', () => {
     calls(g, 'checkout', 'cart', 10, 5, T0);
     // checkout: 7 errors / 30 calls
     expect(g.contagionSources('cart', T0)).to.deep.equal([{ service: 'checkout', errorRate: 7 / 30, calls: 30 }]);
+  });
+
+  it('counts callers (the blast radius the analyzer reads) as blastRadius of the caller list, as edges come and expire', () => {
+    const g = new ServiceGraph();
+    calls(g, 'frontend', 'cart', 3, 0, T0);
+    calls(g, 'checkout', 'cart', 3, 1, T0 + 400_000);
+    calls(g, '', 'cart', 3, 0, T0);
+    for (const t of [T0, T0 + 400_020, T0 + 600_020, T0 + 600_021, T0 + 1_000_020, T0 + 1_000_021]) {
+      expect(g.callerCount('cart', t), `at ${t - T0}`).to.equal(blastRadius(g.callersOf('cart', t)));
+    }
+    expect(g.callerCount('cart', T0 + 400_020)).to.equal(2);
+    expect(g.callerCount('nobody', T0)).to.equal(0);
   });
 
   it('forgets edges unseen for 10 min and span ids after 5 min', () => {

@@ -9,33 +9,6 @@
  */
 import type { SpanRecord } from '../../ingest/records.js';
 
-/**
- * Running mean of one input; only the best-ranked alias is kept. The buckets pack these fields
- * per pod in {@link PodInputs}; this class is the same logic as one object (PodKpi.absorb).
- */
-export class InputAccumulator {
-  sum = 0;
-  count = 0;
-  rank = Number.POSITIVE_INFINITY;
-  lastMs = Number.NEGATIVE_INFINITY;
-
-  add(value: number, rank: number, timeMs: number): void {
-    if (rank > this.rank) return;
-    if (rank < this.rank) {
-      this.rank = rank;
-      this.sum = 0;
-      this.count = 0;
-    }
-    this.sum += value;
-    this.count += 1;
-    if (timeMs > this.lastMs) this.lastMs = timeMs;
-  }
-
-  mean(): number {
-    return this.count > 0 ? this.sum / this.count : 0;
-  }
-}
-
 /** accumulator fields per input in {@link PodInputs.acc}: sum, count, rank, lastMs */
 const FIELDS = 4;
 /** a reused bucket keeps the names of a pod up to this many (see PodInputs.clear) */
@@ -47,9 +20,9 @@ const NO_SPANS: SpanRecord[] = Object.freeze([]) as unknown as SpanRecord[];
 
 /**
  * The inputs of one pod in one bucket: names in first-seen order and, packed in one array of
- * doubles, each name's running mean as {@link InputAccumulator} keeps it (sum, count, rank,
- * lastMs). A reused bucket keeps its names (zeroed), so their order is the order of first sight
- * since the bucket object was created or last cleared.
+ * doubles, each name's running mean (sum, count, rank, lastMs), in which only the best-ranked
+ * alias of an input counts. A reused bucket keeps its names (zeroed), so their order is the order
+ * of first sight since the bucket object was created or last cleared.
  */
 export class PodInputs {
   /** the pod ('' stands for samples without pod identity) */
@@ -69,7 +42,7 @@ export class PodInputs {
     return -1;
   }
 
-  /** InputAccumulator.add of the input `name` */
+  /** adds a sample of the input `name`: a running mean in which only the best-ranked (lowest rank) alias counts */
   add(name: string, value: number, rank: number, timeMs: number): void {
     let i = this.find(name);
     if (i < 0) i = this.append(name);

@@ -12,7 +12,7 @@ import { CANONICAL_INPUTS, type CanonicalInput } from '../normalise/metric-names
 import { clamp01, loadPerCore, requestRateNormalised } from '../normalise/unit-rules.js';
 import { BASELINE_INDEX, BASELINE_SIGNALS, WelfordSet } from '../calibration/welford.js';
 import type { HealthWeights } from '../weights/health-weights.js';
-import type { InputAccumulator, PodInputs } from '../buckets/workload-buckets.js';
+import type { PodInputs } from '../buckets/workload-buckets.js';
 import {
   contagionOf,
   ewmaZAt,
@@ -197,17 +197,7 @@ export class PodKpi {
   lastSeenMs = Number.NEGATIVE_INFINITY;
 
   /** takes this pod's bucket means of the step (sample-and-hold) */
-  absorb(inputs: Map<string, InputAccumulator>): void {
-    for (const [name, acc] of inputs) {
-      if (acc.count === 0) continue;
-      const i = INPUT_INDEX[name as CanonicalInput];
-      if (i === undefined) continue;
-      this.absorbOne(i, acc.sum / acc.count, acc.lastMs);
-    }
-  }
-
-  /** absorb of one pod's inputs as a bucket packs them */
-  absorbInputs(inputs: PodInputs): void {
+  absorb(inputs: PodInputs): void {
     const names = inputs.names;
     for (let k = 0; k < names.length; k++) {
       const count = inputs.count(k);
