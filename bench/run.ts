@@ -3,6 +3,7 @@
  * reported as such and the others still run.
  */
 import { runAnalysisBench } from './analysis-tick.js';
+import { applyServiceJitBudget } from './jit-budget.js';
 import { runClusterBench } from './cluster.js';
 import { runHttpBench } from './http-service.js';
 import { runIngestBench } from './ingest-decoders.js';
@@ -18,7 +19,8 @@ const benches: Bench[] = [
   ['cluster (Kafka, replica processes)', runClusterBench],
 ];
 
-console.log(`faultline benchmarks — node ${process.version}, ${new Date().toISOString()}`);
+const jitBudget = applyServiceJitBudget();
+console.log(`faultline benchmarks — node ${process.version}, ${new Date().toISOString()}, V8 inlining budget ${jitBudget} (SVC_JIT_BUDGET)`);
 for (const [title, run] of benches) {
   try {
     for (const row of await run()) console.log(`${row.name.padEnd(80)} ${row.value}`);

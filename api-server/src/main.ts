@@ -4,6 +4,7 @@
  */
 import { SettingsError, loadSettings } from './config/load-settings.js';
 import { startServer } from './server.js';
+import { applyJitBudget } from './config/jit-budget.js';
 
 async function main(): Promise<void> {
   let settings;
@@ -16,6 +17,8 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  // before the first analysis step is optimised (config/jit-budget.ts)
+  applyJitBudget(settings.jitBudget);
   const server = await startServer(settings);
   let stopping = false;
   const stop = (signal: string): void => {

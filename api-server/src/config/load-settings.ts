@@ -34,6 +34,7 @@ const SIMPLE: [string, string, keyof Settings][] = [
   ['tick-seconds', 'SVC_TICK_SECONDS', 'tickSeconds'],
   ['log-level', 'SVC_LOG_LEVEL', 'logLevel'],
   ['config', 'SVC_CONFIG', 'configFile'],
+  ['jit-budget', 'SVC_JIT_BUDGET', 'jitBudget'],
 ];
 
 const DEFAULTS = {
@@ -48,6 +49,7 @@ const DEFAULTS = {
   ingestRps: 1000,
   tickSeconds: 15,
   logLevel: 'info',
+  jitBudget: 'raised',
 };
 
 export function loadSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { EventBusSettings } from '../events/bus/bus-settings.js';
 import type { SinkSettings } from '../dispatch/sink-settings.js';
 import type { ClusterSettings } from '../cluster/cluster-settings.js';
+import { JIT_BUDGETS } from './jit-budget.js';
 
 export const port = z.coerce.number().int('must be an integer').min(0, 'must be 0..65535').max(65535, 'must be 0..65535');
 
@@ -26,6 +27,7 @@ export const settingsSchema = z.object({
   tickSeconds: z.coerce.number().positive('must be > 0').max(3600, 'must be at most 3600'),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'must be one of fatal, error, warn, info, debug, trace, silent' }),
   configFile: z.string().optional(),
+  jitBudget: z.enum(JIT_BUDGETS, { message: 'must be raised or default' }),
   deployment: z.object({
     executionMode: z.enum(['auto', 'shadow', 'suggest'], { message: 'must be auto, shadow or suggest' }),
     autoActionConfidence: z.number().min(0, 'must be 0..1').max(1, 'must be 0..1'),

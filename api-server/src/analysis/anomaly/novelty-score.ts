@@ -383,6 +383,14 @@ const CONTEXT_SLOT_MASK = NOVELTY.contextSlots - 1;
 if ((NOVELTY.contextSlots & CONTEXT_SLOT_MASK) !== 0) throw new Error('contextSlots must be a power of two');
 
 /**
+ * unseen / contextOrders for every count, read from a table: the same quotients, but a double
+ * from the start. Returned as an integer division, the quotient let V8 speculate on small-integer
+ * results (0 and 1 are all a young series shows) and then bail out of the optimised code each
+ * time a fraction came; that bail-out sometimes repeated thousands of times per run.
+ */
+const UNSEEN_FRACTION = Float64Array.from({ length: NOVELTY.contextOrders + 1 }, (_, k) => k / NOVELTY.contextOrders);
+
+/**
  * Context expert (after CAD OSE): y is quantised into contextLevels levels of [min, max] seen so
  * far; the contexts ending at this point are its last 2, 3, ..., contextOrders + 1 quantised
  * values. Returns the fraction of them not in the table of seen contexts, then remembers them.
@@ -410,8 +418,9 @@ function unseenContexts(c: Int32Array, cb: number, s: Float64Array, sb: number, 
       c[slot] = key;
     }
   }
-  return unseen / NOVELTY.contextOrders;
+  return UNSEEN_FRACTION[unseen] as number;
 }
+
 
 /** y's level among contextLevels levels of the [min, max] held in the scalars (which include y) */
 function quantised(s: Float64Array, sb: number, y: number): number {
@@ -467,7 +476,11 @@ function pushRange(f: Float32Array, fb: number, s: Float64Array, sb: number, y: 
   if (y > (s[sb + S_OPEN_MAX] as number)) s[sb + S_OPEN_MAX] = y;
   if (y < (s[sb + S_OPEN_MIN] as number)) s[sb + S_OPEN_MIN] = y;
   // the open block closes after rangeBlockPoints points and replaces the oldest closed one
-  if ((((s[sb + S_POINTS] as number) | 0) + 1) % NOVELTY.rangeBlockPoints !== 0) return;
+  if ((((s[sb + S_POINTS] as number) | 0) + 1) % NOVELTY.rangeBlockPoints === 0) closeRangeBlock(f, fb, s, sb);
+}
+
+/** once per rangeBlockPoints points, out of pushRange's line (which stays small enough to inline) */
+function closeRangeBlock(f: Float32Array, fb: number, s: Float64Array, sb: number): void {
   const blocks = (s[sb + S_BLOCKS] as number) | 0;
   let slot: number;
   if (blocks < NOVELTY.rangeBlocks) {
@@ -495,12 +508,16 @@ function dispersion(f: Float32Array, fb: number, s: Float64Array, sb: number, y:
   sum += f[slot] as number; // the stored (Float32) value, so the sum cancels exactly on eviction
   s[sb + S_V_COUNT] = count + 1;
   // recompute from the ring now and then to bound rounding drift
-  if ((count + 1) % 4096 === 0) {
-    sum = 0;
-    for (let k = 0; k < NOVELTY.dispersionPoints; k += 1) sum += f[fb + V_RING + k] as number;
-  }
+  if ((count + 1) % 4096 === 0) sum = dispersionRingSum(f, fb);
   s[sb + S_V_SUM] = sum;
   return sum / Math.min(count + 1, NOVELTY.dispersionPoints);
+}
+
+/** the dispersion ring's exact sum (every 4096 points, out of dispersion's line) */
+function dispersionRingSum(f: Float32Array, fb: number): number {
+  let sum = 0;
+  for (let k = 0; k < NOVELTY.dispersionPoints; k += 1) sum += f[fb + V_RING + k] as number;
+  return sum;
 }
 
 /**

@@ -248,19 +248,14 @@ export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xS
     rSum += residual;
     rSumSq += residual * residual;
     d[RES_COUNT] = count + 1;
-    if ((count + 1) % 1000 === 0) {
-      // recomputed exactly now and then to bound drift
-      const held = Math.min(RESIDUAL_POINTS, count + 1);
-      rSum = 0;
-      rSumSq = 0;
-      for (let k = 0; k < held; k += 1) {
-        const r = d[layout.residuals + k] as number;
-        rSum += r;
-        rSumSq += r * r;
-      }
-    }
     d[RES_SUM] = rSum;
     d[RES_SUM_SQ] = rSumSq;
+    // recomputed exactly now and then to bound drift
+    if ((count + 1) % 1000 === 0) {
+      resumResiduals(d, layout.residuals, Math.min(RESIDUAL_POINTS, count + 1));
+      rSum = d[RES_SUM] as number;
+      rSumSq = d[RES_SUM_SQ] as number;
+    }
     const held = Math.min(RESIDUAL_POINTS, count + 1);
     const mean = rSum / held;
     const sigma = Math.sqrt(Math.max(0, rSumSq / held - mean * mean));
@@ -284,4 +279,17 @@ export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xS
   scores[NOVELTY_AT] = score;
   if (score >= NOVELTY_FIRES_AT) (firings ??= []).push({ method: 'novelty', value: y, expected: median, score });
   return firings ?? NO_FIRINGS;
+}
+
+/** the residual ring's exact sums (every 1000 points, out of detectPoint's line) */
+function resumResiduals(d: Float64Array, residuals: number, held: number): void {
+  let rSum = 0;
+  let rSumSq = 0;
+  for (let k = 0; k < held; k += 1) {
+    const r = d[residuals + k] as number;
+    rSum += r;
+    rSumSq += r * r;
+  }
+  d[RES_SUM] = rSum;
+  d[RES_SUM_SQ] = rSumSq;
 }
