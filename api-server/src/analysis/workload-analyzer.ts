@@ -289,6 +289,8 @@ export class WorkloadAnalyzer {
     // §1: workload-level bucket means → windows and series
     const means = MEANS;
     const nMeans = bucket.collectMeans(means);
+    // the memory every series of this step reads first, touched at once (docs/performance.md)
+    this.series.prefetch(tStep / 1000, means.names, means.means, nMeans);
     for (let i = 0; i < nMeans; i++) {
       if (means.names[i] === 'cores') {
         this.cores = Math.max(1, means.means[i]!);

@@ -229,6 +229,38 @@ const MEMO_AT = 2;
 const MEMO_DAY_SLOT = 3;
 const MEMO_WEEK_SLOT = 4;
 
+/** the day and week slots of `atSeconds`, into TIME_MEMO */
+function memoSlots(atSeconds: number): void {
+  const memo = TIME_MEMO;
+  memo[MEMO_AT] = atSeconds;
+  memo[MEMO_DAY_SLOT] = Math.floor((((atSeconds % DAY_S) + DAY_S) % DAY_S) / (DAY_S / NOVELTY.daySlots));
+  memo[MEMO_WEEK_SLOT] = Math.floor(((((atSeconds + WEEK_SHIFT_S) % WEEK_S) + WEEK_S) % WEEK_S) / (WEEK_S / NOVELTY.weekSlots));
+}
+
+/**
+ * Reads one value from each cache line of chunk `id` that observeNovelty at `atSeconds` reads
+ * first (the scalars, the day and week profile slots, the range blocks, the dispersion ring and
+ * the ring of levels) and returns their sum, for group prefetching (SeriesEnsemble.touchNextPoint).
+ * The context table's slots depend on the value and are not touched. Changes no state.
+ */
+export function touchNovelty(id: number, atSeconds: number): number {
+  if (!Number.isFinite(atSeconds)) return 0;
+  const page = id >>> SLAB_PAGE_BITS;
+  const s = pagesF64[page] as Float64Array;
+  const f = pagesF32[page] as Float32Array;
+  const c = pagesI32[page] as Int32Array;
+  const at = id & SLAB_PAGE_MASK;
+  const sb = at * F64_STRIDE;
+  const fb = at * F32_STRIDE + F32_AT;
+  if (atSeconds !== TIME_MEMO[MEMO_AT]) memoSlots(atSeconds);
+  let sum = 0;
+  for (let k = 0; k < F64_SIZE; k += 8) sum += s[sb + k] as number;
+  sum += (f[fb + DAY + SLOT_SIZE * ((TIME_MEMO[MEMO_DAY_SLOT] as number) | 0)] as number) + (f[fb + WEEK + SLOT_SIZE * ((TIME_MEMO[MEMO_WEEK_SLOT] as number) | 0)] as number);
+  // the range blocks and the dispersion ring: 52 Float32 values side by side
+  for (let k = B_MAX; k < F32_SIZE; k += 16) sum += f[fb + k] as number;
+  return sum + (c[at * F32_STRIDE + I32_AT + C_RING] as number);
+}
+
 /**
  * Scores `y` at `atSeconds` (sample time, epoch seconds for the day/week slots) in the state of
  * chunk `id`. `median`: the median of the series' recent window, NaN while that window is not full
@@ -260,11 +292,7 @@ export function observeNovelty(id: number, y: number, atSeconds: number, median:
     memo[MEMO_DT] = dtSteps;
     memo[MEMO_RATE] = Math.min(1, 1 - Math.pow(1 - NOVELTY.slotRate, dtSteps));
   }
-  if (atSeconds !== memo[MEMO_AT]) {
-    memo[MEMO_AT] = atSeconds;
-    memo[MEMO_DAY_SLOT] = Math.floor((((atSeconds % DAY_S) + DAY_S) % DAY_S) / (DAY_S / NOVELTY.daySlots));
-    memo[MEMO_WEEK_SLOT] = Math.floor(((((atSeconds + WEEK_SHIFT_S) % WEEK_S) + WEEK_S) % WEEK_S) / (WEEK_S / NOVELTY.weekSlots));
-  }
+  if (atSeconds !== memo[MEMO_AT]) memoSlots(atSeconds);
   const rate = memo[MEMO_RATE] as number;
   const daySlot = (memo[MEMO_DAY_SLOT] as number) | 0;
   const weekSlot = (memo[MEMO_WEEK_SLOT] as number) | 0;
@@ -400,17 +428,14 @@ const UNSEEN_FRACTION = Float64Array.from({ length: NOVELTY.contextOrders + 1 },
 function unseenContexts(c: Int32Array, cb: number, s: Float64Array, sb: number, y: number, i: number): number {
   if (y < (s[sb + S_Q_MIN] as number)) s[sb + S_Q_MIN] = y;
   if (y > (s[sb + S_Q_MAX] as number)) s[sb + S_Q_MAX] = y;
-  const q = quantised(s, sb, y);
+  const q = levelOf(s[sb + S_Q_MIN] as number, s[sb + S_Q_MAX] as number, y);
   c[cb + C_RING + (i % C_RING_SIZE)] = q;
   if (i < NOVELTY.contextOrders) return 0;
   let h = Math.imul(q + 1, 0x9e3779b1);
   let unseen = 0;
   for (let k = 1; k <= NOVELTY.contextOrders; k += 1) {
     // the context of length k + 1: the previous one extended by the value k points back
-    h = Math.imul(h ^ ((c[cb + C_RING + ((i - k) % C_RING_SIZE)] as number) + 1 + (k << 8)), 0x85ebca6b);
-    h ^= h >>> 13;
-    h = Math.imul(h, 0xc2b2ae35);
-    h ^= h >>> 16;
+    h = extendContext(h, c[cb + C_RING + ((i - k) % C_RING_SIZE)] as number, k);
     const key = h === 0 ? 1 : h;
     const slot = cb + C_KEY + (key & CONTEXT_SLOT_MASK);
     if (c[slot] !== key) {
@@ -422,10 +447,42 @@ function unseenContexts(c: Int32Array, cb: number, s: Float64Array, sb: number, 
 }
 
 
-/** y's level among contextLevels levels of the [min, max] held in the scalars (which include y) */
-function quantised(s: Float64Array, sb: number, y: number): number {
-  const lo = s[sb + S_Q_MIN] as number;
-  const span = (s[sb + S_Q_MAX] as number) - lo;
+/** the hash of a context extended by `level`, the quantised value k points back */
+function extendContext(h: number, level: number, k: number): number {
+  let e = Math.imul(h ^ (level + 1 + (k << 8)), 0x85ebca6b);
+  e ^= e >>> 13;
+  e = Math.imul(e, 0xc2b2ae35);
+  return e ^ (e >>> 16);
+}
+
+/**
+ * Reads the context table slots that observeNovelty will look up for the value `y` in chunk `id`
+ * and returns their sum (group prefetching, as touchNovelty; these slots are where the misses
+ * are: six places of a 2 KB table). Changes no state.
+ */
+export function touchNoveltyContexts(id: number, y: number): number {
+  if (!Number.isFinite(y)) return 0;
+  const page = id >>> SLAB_PAGE_BITS;
+  const s = pagesF64[page] as Float64Array;
+  const c = pagesI32[page] as Int32Array;
+  const at = id & SLAB_PAGE_MASK;
+  const sb = at * F64_STRIDE;
+  const cb = at * F32_STRIDE + I32_AT;
+  const i = (s[sb + S_POINTS] as number) | 0;
+  if (i < NOVELTY.contextOrders) return 0;
+  // the extremes as unseenContexts will hold them, y included
+  let h = Math.imul(levelOf(Math.min(s[sb + S_Q_MIN] as number, y), Math.max(s[sb + S_Q_MAX] as number, y), y) + 1, 0x9e3779b1);
+  let sum = 0;
+  for (let k = 1; k <= NOVELTY.contextOrders; k += 1) {
+    h = extendContext(h, c[cb + C_RING + ((i - k) % C_RING_SIZE)] as number, k);
+    sum += c[cb + C_KEY + ((h === 0 ? 1 : h) & CONTEXT_SLOT_MASK)] as number;
+  }
+  return sum;
+}
+
+/** y's level among contextLevels levels of [lo, hi] (the extremes seen so far, which include y) */
+function levelOf(lo: number, hi: number, y: number): number {
+  const span = hi - lo;
   const levels = NOVELTY.contextLevels;
   const level = Math.floor(((y - lo) / span) * levels);
   // one level while the span is 0, and a defined one should the span overflow

@@ -37,7 +37,7 @@ import {
   layoutOf,
 } from '../ensemble/series-memory.js';
 import { sortedCount, sortedMedian, sortedMedianAbsDeviation } from '../ensemble/sorted-slots.js';
-import { lineCount, lineFirstX, lineLastX, linePredict, linePush, lineSlope } from '../regression/line-slots.js';
+import { lineCount, lineFirstX, lineLastX, lineNextPointAt, linePredict, linePush, lineSlope } from '../regression/line-slots.js';
 import { LineView, slopeRatio, type RegressionLine } from '../regression/sliding-regression.js';
 import { allocateNovelty, noveltyExpertScores, noveltyFromJSON, noveltyToJSON, observeNovelty, releaseNovelty, type NoveltyExperts } from './novelty-score.js';
 
@@ -101,6 +101,18 @@ export function seriesMetricRatio(ensemble: SeriesEnsemble, noiseGate: number): 
   const d = ensemble.memory;
   if (lineCount(d, BURST_LINE) !== BURST_POINTS) return null;
   return slopeRatio(lineSlope(d, BURST_LINE), lineLastX(d, BURST_LINE, BURST_POINTS) - lineFirstX(d, BURST_LINE), lineSlope(d, STABLE_LINE), noiseGate);
+}
+
+/**
+ * detectPoint's own cache lines of the next point (the burst line's scalars and next point, the
+ * next seasonal residual slot), summed: SeriesEnsemble.touchNextPoint's counterpart. Changes nothing.
+ */
+export function touchDetectorLines(ensemble: SeriesEnsemble): number {
+  const d = ensemble.memory;
+  const layout = layoutOf(d);
+  const sum = (d[BURST_LINE] as number) + (d[lineNextPointAt(d, BURST_LINE, BURST_POINTS)] as number);
+  // the residual ring exists from the 256-point stage on
+  return layout.room >= 256 ? sum + (d[layout.residuals + (((d[RES_COUNT] as number) | 0) % RESIDUAL_POINTS)] as number) : sum;
 }
 
 /** the slope of the series' burst line */

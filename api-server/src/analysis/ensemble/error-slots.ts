@@ -36,6 +36,11 @@ export function errorCount(d: Float64Array, st: number, m: number): number {
   return d[st + 1 + m * STATS + COUNT] as number;
 }
 
+/** the ring element where the next push writes model 0's residual (the other models' follow) */
+export function errorNextAt(d: Float64Array, st: number, ring: number, models: number): number {
+  return ring + (((d[st + POINTS] as number) | 0) % ERROR_RING) * models;
+}
+
 /** one point: `residuals[m]` is model m's residual, NaN when it made no forecast */
 export function errorPush(d: Float64Array, st: number, ring: number, models: number, residuals: Float64Array): void {
   // an integer held in Float64 memory: `| 0` keeps the ring arithmetic in int32 (no fmod)

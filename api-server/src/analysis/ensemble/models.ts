@@ -87,6 +87,10 @@ function ariDiff(d: Float64Array, k: number): number {
 /** ARI_DIFFS is a power of two: ring positions wrap with a mask */
 const DIFF_MASK = ARI_DIFFS - 1;
 if ((ARI_DIFFS & DIFF_MASK) !== 0) throw new Error('ARI_DIFFS must be a power of two');
+/** the element of the newest difference (the next one is written beside it) */
+export function ariNewestAt(d: Float64Array): number {
+  return ARI_DIFF_RING + ((((d[ARI_HEAD] as number) | 0) + ((d[ARI_COUNT] as number) | 0) - 1) & DIFF_MASK);
+}
 
 function ariFit(d: Float64Array): void {
   const n = (d[ARI_COUNT] as number) | 0;
@@ -121,6 +125,17 @@ export function ariPredict(d: Float64Array, h: number): number {
     r0 = dy;
   }
   return y;
+}
+/**
+ * ariPredict(d, 1), the forecast observe makes at every point, written for one step (the same
+ * arithmetic: y + (p0 r0 + p1 r1 + p2 r2)) so that it is small enough to be inlined there.
+ */
+export function ariPredictNext(d: Float64Array): number {
+  const count = (d[ARI_COUNT] as number) | 0;
+  const r0 = count > 0 ? ariDiff(d, count - 1) : 0;
+  const r1 = count > 1 ? ariDiff(d, count - 2) : 0;
+  const r2 = count > 2 ? ariDiff(d, count - 3) : 0;
+  return (d[ARI_LAST] as number) + ((d[ARI_PHI] as number) * r0 + (d[ARI_PHI + 1] as number) * r1 + (d[ARI_PHI + 2] as number) * r2);
 }
 /** the AR coefficients of the differences */
 export function ariPhi(d: Float64Array): [number, number, number] {
@@ -184,6 +199,14 @@ export function hwUpdate(d: Float64Array, layout: StageLayout, y: number): void 
   d[HW_TREND] = 0.05 * (levelNew - level) + 0.95 * 0.98 * trend;
   d[i] = 0.2 * (y - levelNew) + 0.8 * s;
   d[HW_LEVEL] = levelNew;
+}
+/** the season element the next update reads and writes (the buffer's next one during the first season) */
+export function hwSeasonNextAt(d: Float64Array, layout: StageLayout): number {
+  return layout.season + (((d[HW_N] as number) | 0) % SEASON);
+}
+/** hwPredict(d, layout, 1) of a usable model, for observe (the same terms, so the same value) */
+export function hwPredictNext(d: Float64Array, layout: StageLayout): number {
+  return (d[HW_LEVEL] as number) + (d[HW_TREND] as number) * DAMP_ONE_STEP + (d[layout.season + (((d[HW_N] as number) | 0) % SEASON)] as number);
 }
 export function hwUsable(d: Float64Array): boolean {
   return (d[HW_N] as number) > SEASON;

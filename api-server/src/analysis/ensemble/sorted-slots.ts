@@ -61,6 +61,17 @@ export function sortedPush(d: Float64Array, meta: number, ring: number, sorted: 
   return Number.NaN;
 }
 
+/** the ring element the next push writes: after the newest value, or the oldest's once full */
+export function sortedNextRingAt(d: Float64Array, meta: number, ring: number, capacity: number): number {
+  const n = (d[meta + N] as number) | 0;
+  return ring + (n === capacity ? (d[meta + HEAD] as number) | 0 : n);
+}
+
+/** the element of the sorted copy in the middle of the window (where the median is read) */
+export function sortedMiddleAt(d: Float64Array, meta: number, sorted: number): number {
+  return sorted + (((d[meta + N] as number) | 0) >> 1);
+}
+
 export function sortedMedian(d: Float64Array, meta: number, sorted: number): number {
   const n = (d[meta + N] as number) | 0;
   if (n === 0) return 0;

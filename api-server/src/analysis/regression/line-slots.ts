@@ -38,6 +38,15 @@ function slot(d: Float64Array, at: number, capacity: number, k: number): number 
   return i >= capacity ? i - capacity : i;
 }
 
+/**
+ * The element where the next push writes its x (its y follows): the slot after the newest point,
+ * or the oldest point's once the line is full (that point is read first, then replaced).
+ */
+export function lineNextPointAt(d: Float64Array, at: number, capacity: number): number {
+  const n = (d[at + N] as number) | 0;
+  return at + LINE_POINTS + 2 * (n === capacity ? (d[at + HEAD] as number) | 0 : slot(d, at, capacity, n));
+}
+
 export function linePush(d: Float64Array, at: number, capacity: number, x: number, y: number): void {
   let n = (d[at + N] as number) | 0;
   if (n === capacity) {

@@ -7,8 +7,8 @@
  * inputs); points of further input names are not tracked as series and counted in `untracked`.
  */
 import { SeriesEnsemble, replayPoints } from '../ensemble/index.js';
-import { detectPoint, releaseWithOwner, type Firing } from '../anomaly/series-detectors.js';
-import { allocateNovelty, noveltyFromJSON, noveltyToJSON, releaseNovelty } from '../anomaly/novelty-score.js';
+import { detectPoint, releaseWithOwner, touchDetectorLines, type Firing } from '../anomaly/series-detectors.js';
+import { allocateNovelty, noveltyFromJSON, noveltyToJSON, releaseNovelty, touchNovelty, touchNoveltyContexts } from '../anomaly/novelty-score.js';
 import { BURST_POINTS, STABLE_POINTS } from '../ensemble/series-memory.js';
 
 /** sizes of a series' burst and stable lines (analytics.md §5.6 ca_ilr: 20 and 240 points) */
@@ -23,6 +23,9 @@ export interface SeriesPoint {
   firings: Firing[];
   consensus: boolean;
 }
+
+/** where prefetch leaves the sum of what it read (a store, so the reads stay) */
+const TOUCHED = new Float64Array(1);
 
 /** shared result of a point without firings (read-only by convention) */
 const NO_FIRINGS: SeriesPoint = Object.freeze({ series: '', value: 0, firings: [], consensus: false }) as SeriesPoint;
@@ -72,6 +75,27 @@ export class SeriesSet {
     ensemble.observe(y, xSeconds);
     const firings = detectPoint(ensemble, this.novelty[i] as number, y, xSeconds, atSeconds);
     return firings.length === 0 ? NO_FIRINGS : { series: name, value: y, firings: [...firings], consensus: firings.length >= 2 };
+  }
+
+  /**
+   * Touches the memory the next observe of every series reads first: its ensemble's and detectors'
+   * lines and its novelty chunk's (SeriesEnsemble.touchNextPoint), and for the `count` series whose
+   * next values are known (`names[k]` will observe `values[k]`) the novelty context slots of that
+   * value. Called once per step before the step's points are observed, so that the memory reads of
+   * all the workload's series overlap instead of each observe waiting for its own, one after
+   * another (group prefetching, docs/performance.md). Changes nothing.
+   */
+  prefetch(atSeconds: number, names: readonly string[], values: readonly number[], count: number): void {
+    let sum = 0;
+    for (let i = 0; i < this.ensembles.length; i++) {
+      const ensemble = this.ensembles[i] as SeriesEnsemble;
+      sum += ensemble.touchNextPoint() + touchDetectorLines(ensemble) + touchNovelty(this.novelty[i] as number, atSeconds);
+    }
+    for (let k = 0; k < count; k++) {
+      const i = this.index.get(names[k] as string);
+      if (i !== undefined) sum += touchNoveltyContexts(this.novelty[i] as number, values[k] as number);
+    }
+    TOUCHED[0] = sum;
   }
 
   private add(name: string, ensemble: SeriesEnsemble, novelty: number): number {

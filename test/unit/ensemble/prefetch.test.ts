@@ -1,0 +1,102 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { errorNextAt, errorPush, errorStats } from '../../../api-server/src/analysis/ensemble/error-slots.js';
+import { ariNewestAt, ariUpdate, hwSeasonNextAt, hwUpdate } from '../../../api-server/src/analysis/ensemble/models.js';
+import { ARI_LAST, STAGES, newSeriesMemory } from '../../../api-server/src/analysis/ensemble/series-memory.js';
+import { SORTED_META, sortedMiddleAt, sortedNextRingAt, sortedPush } from '../../../api-server/src/analysis/ensemble/sorted-slots.js';
+import { lineNextPointAt, linePush, lineRegion } from '../../../api-server/src/analysis/regression/line-slots.js';
+import { SeriesSet } from '../../../api-server/src/analysis/series/series-set.js';
+
+const finite = fc.double({ min: -1e6, max: 1e6, noNaN: true });
+
+// Group prefetching (SeriesSet.prefetch) reads the elements these helpers name before the next
+// observe: each must be where that observe then writes, or the prefetch reads the wrong lines.
+describe('prefetch: the next element of each window is where the next push writes', () => {
+  it('line: lineNextPointAt holds the pushed x and y, while filling and once full (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 12 }), fc.array(fc.tuple(finite, finite), { minLength: 1, maxLength: 60 }), (capacity, points) => {
+        const d = new Float64Array(3 + lineRegion(capacity));
+        const at = 3;
+        for (const [x, y] of points) {
+          const next = lineNextPointAt(d, at, capacity);
+          linePush(d, at, capacity, x, y);
+          expect(d[next]).to.equal(x);
+          expect(d[next + 1]).to.equal(y);
+        }
+      }),
+    );
+  });
+
+  it('sorted window: sortedNextRingAt holds the pushed value; sortedMiddleAt is the median element (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 12 }), fc.array(finite, { minLength: 1, maxLength: 60 }), (capacity, values) => {
+        const meta = 0;
+        const ring = SORTED_META;
+        const sorted = ring + capacity;
+        const d = new Float64Array(sorted + capacity);
+        for (const v of values) {
+          const next = sortedNextRingAt(d, meta, ring, capacity);
+          sortedPush(d, meta, ring, sorted, capacity, v);
+          expect(d[next]).to.equal(v);
+          const n = d[meta + 1]!;
+          const kept = Array.from(d.subarray(sorted, sorted + n));
+          expect(d[sortedMiddleAt(d, meta, sorted)]).to.equal(kept[Math.floor(n / 2)]);
+        }
+      }),
+    );
+  });
+
+  it('residual record: errorNextAt holds the pushed residuals of every model, past the ring size', () => {
+    const models = 3;
+    const ring = errorStats(models);
+    const d = new Float64Array(ring + 240 * models);
+    const residuals = new Float64Array(models);
+    for (let p = 0; p < 600; p++) {
+      for (let m = 0; m < models; m++) residuals[m] = p * 10 + m + 0.5;
+      const next = errorNextAt(d, 0, ring, models);
+      errorPush(d, 0, ring, models, residuals);
+      expect(Array.from(d.subarray(next, next + models))).to.deep.equal(Array.from(residuals));
+    }
+  });
+
+  it('models: ariNewestAt is the newest difference, hwSeasonNextAt the season element the next update writes', () => {
+    const d = newSeriesMemory(STAGES.length - 1);
+    const layout = STAGES[STAGES.length - 1]!;
+    for (let p = 0; p < 700; p++) {
+      const y = 10 + Math.sin(p / 7) * 3 + p * 0.013;
+      const last = d[ARI_LAST]!;
+      ariUpdate(d, y);
+      if (p > 0) expect(d[ariNewestAt(d)]).to.equal(y - last);
+      const season = hwSeasonNextAt(d, layout);
+      const before = Float64Array.from(d);
+      hwUpdate(d, layout, y);
+      // the update writes that element (the first season's last point rewrites them all)
+      if (p !== 239) {
+        for (let i = layout.season; i < layout.season + 240; i++) if (i !== season) expect(d[i], `season element ${i} at point ${p}`).to.equal(before[i]);
+        expect(d[season]).to.not.equal(before[season]);
+      }
+    }
+  });
+});
+
+describe('prefetch changes nothing', () => {
+  it('a series set prefetched before every step gives the same points and state as one that is not (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.oneof(finite, fc.constantFrom(0, 1, Number.NaN)), { minLength: 3, maxLength: 3 }), { minLength: 20, maxLength: 400 }), (steps) => {
+        const names = ['cpu', 'mem', 'health_score'];
+        const plain = new SeriesSet(32);
+        const touched = new SeriesSet(32);
+        for (let s = 0; s < steps.length; s++) {
+          const at = 1_700_000_000 + s * 15;
+          const values = steps[s]!;
+          touched.prefetch(at, names, values, names.length);
+          for (let k = 0; k < names.length; k++) {
+            expect(touched.observe(names[k]!, values[k]!, s * 15, at)).to.deep.equal(plain.observe(names[k]!, values[k]!, s * 15, at));
+          }
+        }
+        expect(touched.toJSON()).to.deep.equal(plain.toJSON());
+      }),
+      { numRuns: 30 },
+    );
+  });
+});
