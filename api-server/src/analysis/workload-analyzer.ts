@@ -41,7 +41,7 @@ import { isRupture, stateOf } from './bands.js';
 import { BandTracker } from './episodes/band-tracker.js';
 import type { Band } from './bands.js';
 import { fallbackForecast, forecastHealthOf } from './health-forecast/health-forecast.js';
-import { SERIES_BURST_POINTS, SERIES_STABLE_POINTS, SeriesSet, type SeriesPoint, type SeriesSetState } from './series/series-set.js';
+import { DERIVED_SERIES, SERIES_BURST_POINTS, SERIES_STABLE_POINTS, SeriesSet, type SeriesPoint, type SeriesSetState } from './series/series-set.js';
 import { SlidingRegression, metricRatio, type RegressionState } from './regression/index.js';
 import { MODEL_NAMES, type SeriesEnsemble } from './ensemble/index.js';
 import { burstLineOf, seriesBurstSlope, seriesMetricRatio, seriesStableSlope } from './anomaly/index.js';
@@ -104,6 +104,8 @@ export interface StepSink {
 // outlives the step): bucket means, series points with firings, the pod context and signals.
 const MEANS: WorkloadMeans = { names: [], means: [], lastMs: [] };
 const POINTS: SeriesPoint[] = [];
+/** the derived series' values of the step, in DERIVED_SERIES order */
+const DERIVED_VALUES: number[] = [0, 0, 0, 0];
 const POD_SIGNALS: PodSignalsBuffer[] = [];
 const POD_AGGREGATE = new PodSignalsBuffer();
 const POD_CONTEXT: PodStepContext = {
@@ -290,7 +292,8 @@ export class WorkloadAnalyzer {
     const means = MEANS;
     const nMeans = bucket.collectMeans(means);
     // the memory every series of this step reads first, touched at once (docs/performance.md)
-    this.series.prefetch(tStep / 1000, means.names, means.means, nMeans);
+    this.series.prefetch(tStep / 1000);
+    this.series.prefetchContexts(means.names, means.means, nMeans);
     for (let i = 0; i < nMeans; i++) {
       if (means.names[i] === 'cores') {
         this.cores = Math.max(1, means.means[i]!);
@@ -384,7 +387,13 @@ export class WorkloadAnalyzer {
     if (bandEvent !== null) sink.bandEvents.push(bandEvent);
     const phase: WorkloadPhase = !calibrated ? 'Calibrating' : isRupture(state) ? 'Rupture' : 'Active';
 
-    // §5.1 derived series
+    // §5.1 derived series (their values known now, their context slots are touched together first)
+    const derived = DERIVED_VALUES;
+    derived[0] = values.health_score;
+    derived[1] = values.stress;
+    derived[2] = values.fatigue;
+    derived[3] = fusedR;
+    this.series.prefetchContexts(DERIVED_SERIES, derived, 4);
     this.observeSeries(points, 'health_score', values.health_score, x);
     this.observeSeries(points, 'stress', values.stress, x);
     this.observeSeries(points, 'fatigue', values.fatigue, x);

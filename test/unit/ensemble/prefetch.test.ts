@@ -89,7 +89,8 @@ describe('prefetch changes nothing', () => {
         for (let s = 0; s < steps.length; s++) {
           const at = 1_700_000_000 + s * 15;
           const values = steps[s]!;
-          touched.prefetch(at, names, values, names.length);
+          touched.prefetch(at);
+          touched.prefetchContexts(names, values, names.length);
           for (let k = 0; k < names.length; k++) {
             expect(touched.observe(names[k]!, values[k]!, s * 15, at)).to.deep.equal(plain.observe(names[k]!, values[k]!, s * 15, at));
           }

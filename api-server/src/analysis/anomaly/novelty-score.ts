@@ -256,8 +256,8 @@ export function touchNovelty(id: number, atSeconds: number): number {
   let sum = 0;
   for (let k = 0; k < F64_SIZE; k += 8) sum += s[sb + k] as number;
   sum += (f[fb + DAY + SLOT_SIZE * ((TIME_MEMO[MEMO_DAY_SLOT] as number) | 0)] as number) + (f[fb + WEEK + SLOT_SIZE * ((TIME_MEMO[MEMO_WEEK_SLOT] as number) | 0)] as number);
-  // the range blocks and the dispersion ring: 52 Float32 values side by side
-  for (let k = B_MAX; k < F32_SIZE; k += 16) sum += f[fb + k] as number;
+  // the range blocks and the dispersion ring (52 Float32 values side by side), once in use
+  if ((s[sb + S_BLOCKS] as number) > 0 || (s[sb + S_V_COUNT] as number) > 0) for (let k = B_MAX; k < F32_SIZE; k += 16) sum += f[fb + k] as number;
   return sum + (c[at * F32_STRIDE + I32_AT + C_RING] as number);
 }
 

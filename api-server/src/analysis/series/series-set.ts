@@ -79,23 +79,32 @@ export class SeriesSet {
 
   /**
    * Touches the memory the next observe of every series reads first: its ensemble's and detectors'
-   * lines and its novelty chunk's (SeriesEnsemble.touchNextPoint), and for the `count` series whose
-   * next values are known (`names[k]` will observe `values[k]`) the novelty context slots of that
-   * value. Called once per step before the step's points are observed, so that the memory reads of
-   * all the workload's series overlap instead of each observe waiting for its own, one after
-   * another (group prefetching, docs/performance.md). Changes nothing.
+   * lines and its novelty chunk's (SeriesEnsemble.touchNextPoint). Called once per step before the
+   * step's points are observed, so that the memory reads of all the workload's series overlap
+   * instead of each observe waiting for its own, one after another (group prefetching,
+   * docs/performance.md). Changes nothing.
    */
-  prefetch(atSeconds: number, names: readonly string[], values: readonly number[], count: number): void {
+  prefetch(atSeconds: number): void {
     let sum = 0;
     for (let i = 0; i < this.ensembles.length; i++) {
       const ensemble = this.ensembles[i] as SeriesEnsemble;
       sum += ensemble.touchNextPoint() + touchDetectorLines(ensemble) + touchNovelty(this.novelty[i] as number, atSeconds);
     }
+    TOUCHED[0] = sum;
+  }
+
+  /**
+   * Touches the novelty context slots the next observe of `names[k]` will look up for the value
+   * `values[k]` (k < count; unknown names are skipped): the part of prefetch that needs the values,
+   * called as soon as they are known. Changes nothing.
+   */
+  prefetchContexts(names: readonly string[], values: readonly number[], count: number): void {
+    let sum = 0;
     for (let k = 0; k < count; k++) {
       const i = this.index.get(names[k] as string);
       if (i !== undefined) sum += touchNoveltyContexts(this.novelty[i] as number, values[k] as number);
     }
-    TOUCHED[0] = sum;
+    TOUCHED[0] += sum;
   }
 
   private add(name: string, ensemble: SeriesEnsemble, novelty: number): number {
