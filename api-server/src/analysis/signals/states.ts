@@ -6,25 +6,30 @@ import type { SignalName, SignalReading } from '../contract.js';
 
 type Classifier = (v: number) => string;
 
-const ascending =
-  (edges: number[], names: string[]): Classifier =>
-  (v) => {
-    let i = 0;
-    while (i < edges.length && v >= edges[i]!) i++;
-    return names[i]!;
-  };
+// One function per signal (lower bounds inclusive unless the table writes ">"): signalReadings calls
+// them directly every step, so they are plain comparisons, not a loop over an edge list.
+const stressState = (v: number): string => (v >= 0.8 ? 'panic' : v >= 0.6 ? 'stressed' : v >= 0.3 ? 'nervous' : 'calm');
+const fatigueState = (v: number): string => (v >= 0.8 ? 'burnout_imminent' : v >= 0.6 ? 'exhausted' : v >= 0.3 ? 'tired' : 'rested');
+const moodState = (v: number): string => (v > 0.75 ? 'happy' : v > 0.5 ? 'content' : v > 0.25 ? 'neutral' : v > 0.1 ? 'sad' : 'depressed');
+const pressureState = (v: number): string => (v > 0.7 ? 'storm_approaching' : v > 0.55 ? 'rising' : v < 0.45 ? 'improving' : 'stable');
+const humidityState = (v: number): string => (v >= 0.5 ? 'storm' : v >= 0.3 ? 'very_humid' : v >= 0.1 ? 'humid' : 'dry');
+const contagionState = (v: number): string => (v >= 0.8 ? 'pandemic' : v >= 0.6 ? 'epidemic' : v >= 0.3 ? 'spreading' : 'isolated');
+const resilienceState = (v: number): string => (v > 0.7 ? 'robust' : v > 0.4 ? 'stable' : v > 0.2 ? 'fragile' : 'critical');
+const entropyState = (v: number): string => (v >= 0.6 ? 'turbulent' : v >= 0.3 ? 'chaotic' : v >= 0.1 ? 'fluctuating' : 'ordered');
+const velocityState = (v: number): string => (v >= 0.6 ? 'volatile' : v >= 0.3 ? 'accelerating' : v >= 0.1 ? 'shifting' : 'steady');
+const healthState = (v: number): string => (v > 0.8 ? 'excellent' : v > 0.6 ? 'good' : v > 0.4 ? 'fair' : v > 0.2 ? 'poor' : 'critical');
 
 const STATE_OF: Record<SignalName, Classifier> = {
-  stress: ascending([0.3, 0.6, 0.8], ['calm', 'nervous', 'stressed', 'panic']),
-  fatigue: ascending([0.3, 0.6, 0.8], ['rested', 'tired', 'exhausted', 'burnout_imminent']),
-  mood: (v) => (v > 0.75 ? 'happy' : v > 0.5 ? 'content' : v > 0.25 ? 'neutral' : v > 0.1 ? 'sad' : 'depressed'),
-  pressure: (v) => (v > 0.7 ? 'storm_approaching' : v > 0.55 ? 'rising' : v < 0.45 ? 'improving' : 'stable'),
-  humidity: ascending([0.1, 0.3, 0.5], ['dry', 'humid', 'very_humid', 'storm']),
-  contagion: ascending([0.3, 0.6, 0.8], ['isolated', 'spreading', 'epidemic', 'pandemic']),
-  resilience: (v) => (v > 0.7 ? 'robust' : v > 0.4 ? 'stable' : v > 0.2 ? 'fragile' : 'critical'),
-  entropy: ascending([0.1, 0.3, 0.6], ['ordered', 'fluctuating', 'chaotic', 'turbulent']),
-  velocity: ascending([0.1, 0.3, 0.6], ['steady', 'shifting', 'accelerating', 'volatile']),
-  health_score: (v) => (v > 0.8 ? 'excellent' : v > 0.6 ? 'good' : v > 0.4 ? 'fair' : v > 0.2 ? 'poor' : 'critical'),
+  stress: stressState,
+  fatigue: fatigueState,
+  mood: moodState,
+  pressure: pressureState,
+  humidity: humidityState,
+  contagion: contagionState,
+  resilience: resilienceState,
+  entropy: entropyState,
+  velocity: velocityState,
+  health_score: healthState,
 };
 
 /** the state name of a signal value */
@@ -40,16 +45,16 @@ const fin = (v: number): number => (Number.isFinite(v) ? v : 0);
  */
 export function signalReadings(v: Readonly<Record<SignalName, number>>): Record<SignalName, SignalReading> {
   return {
-    stress: { value: v.stress, state: STATE_OF.stress(fin(v.stress)) },
-    fatigue: { value: v.fatigue, state: STATE_OF.fatigue(fin(v.fatigue)) },
-    mood: { value: v.mood, state: STATE_OF.mood(fin(v.mood)) },
-    pressure: { value: v.pressure, state: STATE_OF.pressure(fin(v.pressure)) },
-    humidity: { value: v.humidity, state: STATE_OF.humidity(fin(v.humidity)) },
-    contagion: { value: v.contagion, state: STATE_OF.contagion(fin(v.contagion)) },
-    resilience: { value: v.resilience, state: STATE_OF.resilience(fin(v.resilience)) },
-    entropy: { value: v.entropy, state: STATE_OF.entropy(fin(v.entropy)) },
-    velocity: { value: v.velocity, state: STATE_OF.velocity(fin(v.velocity)) },
-    health_score: { value: v.health_score, state: STATE_OF.health_score(fin(v.health_score)) },
+    stress: { value: v.stress, state: stressState(fin(v.stress)) },
+    fatigue: { value: v.fatigue, state: fatigueState(fin(v.fatigue)) },
+    mood: { value: v.mood, state: moodState(fin(v.mood)) },
+    pressure: { value: v.pressure, state: pressureState(fin(v.pressure)) },
+    humidity: { value: v.humidity, state: humidityState(fin(v.humidity)) },
+    contagion: { value: v.contagion, state: contagionState(fin(v.contagion)) },
+    resilience: { value: v.resilience, state: resilienceState(fin(v.resilience)) },
+    entropy: { value: v.entropy, state: entropyState(fin(v.entropy)) },
+    velocity: { value: v.velocity, state: velocityState(fin(v.velocity)) },
+    health_score: { value: v.health_score, state: healthState(fin(v.health_score)) },
   };
 }
 
