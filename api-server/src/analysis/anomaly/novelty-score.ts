@@ -431,7 +431,7 @@ function unseenContexts(c: Int32Array, cb: number, s: Float64Array, sb: number, 
   const q = levelOf(s[sb + S_Q_MIN] as number, s[sb + S_Q_MAX] as number, y);
   c[cb + C_RING + (i % C_RING_SIZE)] = q;
   if (i < NOVELTY.contextOrders) return 0;
-  let h = Math.imul(q + 1, 0x9e3779b1);
+  let h = contextSeed(q);
   let unseen = 0;
   for (let k = 1; k <= NOVELTY.contextOrders; k += 1) {
     // the context of length k + 1: the previous one extended by the value k points back
@@ -446,6 +446,11 @@ function unseenContexts(c: Int32Array, cb: number, s: Float64Array, sb: number, 
   return UNSEEN_FRACTION[unseen] as number;
 }
 
+
+/** the hash of the context of one level, the current one (extended by extendContext) */
+function contextSeed(level: number): number {
+  return Math.imul(level + 1, 0x9e3779b1);
+}
 
 /** the hash of a context extended by `level`, the quantised value k points back */
 function extendContext(h: number, level: number, k: number): number {
@@ -471,7 +476,7 @@ export function touchNoveltyContexts(id: number, y: number): number {
   const i = (s[sb + S_POINTS] as number) | 0;
   if (i < NOVELTY.contextOrders) return 0;
   // the extremes as unseenContexts will hold them, y included
-  let h = Math.imul(levelOf(Math.min(s[sb + S_Q_MIN] as number, y), Math.max(s[sb + S_Q_MAX] as number, y), y) + 1, 0x9e3779b1);
+  let h = contextSeed(levelOf(Math.min(s[sb + S_Q_MIN] as number, y), Math.max(s[sb + S_Q_MAX] as number, y), y));
   let sum = 0;
   for (let k = 1; k <= NOVELTY.contextOrders; k += 1) {
     h = extendContext(h, c[cb + C_RING + ((i - k) % C_RING_SIZE)] as number, k);
