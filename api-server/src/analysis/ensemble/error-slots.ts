@@ -41,6 +41,15 @@ export function errorNextAt(d: Float64Array, st: number, ring: number, models: n
   return ring + (((d[st + POINTS] as number) | 0) % ERROR_RING) * models;
 }
 
+/**
+ * The ring element of model 0's residual that the next push takes out of the 200-point sigma
+ * window (the other models' follow), or -1 while fewer than 200 points were pushed.
+ */
+export function errorLeavingAt(d: Float64Array, st: number, ring: number, models: number): number {
+  const points = (d[st + POINTS] as number) | 0;
+  return points >= SIGMA_WINDOW ? ring + ((points - SIGMA_WINDOW) % ERROR_RING) * models : -1;
+}
+
 /** one point: `residuals[m]` is model m's residual, NaN when it made no forecast */
 export function errorPush(d: Float64Array, st: number, ring: number, models: number, residuals: Float64Array): void {
   // an integer held in Float64 memory: `| 0` keeps the ring arithmetic in int32 (no fmod)

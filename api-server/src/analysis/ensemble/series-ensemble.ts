@@ -14,7 +14,7 @@
  */
 import { LineView, type LineHost, type RegressionLine } from '../regression/sliding-regression.js';
 import { lineNextPointAt } from '../regression/line-slots.js';
-import { errorCount, errorMae, errorMse, errorNextAt, errorPush, errorSigma } from './error-slots.js';
+import { errorCount, errorLeavingAt, errorMae, errorMse, errorNextAt, errorPush, errorSigma } from './error-slots.js';
 import { sortedAt, sortedCount, sortedMiddleAt, sortedNextRingAt } from './sorted-slots.js';
 import {
   ariNewestAt,
@@ -166,10 +166,11 @@ export class SeriesEnsemble implements LineHost {
   /**
    * Reads one value from each cache line the next observe reads first and returns their sum: the
    * scalars and residual sums, the newest ARI difference, the stable line's scalars and next point,
-   * the value window's next slot and middle, and the next time, season and residual slots. An owner
-   * about to observe many series touches them all first, so that their memory reads overlap instead
-   * of waiting one after another (group prefetching, docs/performance.md); the sum only keeps the
-   * reads from being optimised away. Changes nothing; 0 when the next observe grows the memory.
+   * the value window's next slot and middle, the next time, season and residual slots, and the
+   * residuals leaving the 200-point sigma window. An owner about to observe many series touches
+   * them all first, so that their memory reads overlap instead of waiting one after another (group
+   * prefetching, docs/performance.md); the sum only keeps the reads from being optimised away.
+   * Changes nothing; 0 when the next observe grows the memory.
    */
   touchNextPoint(): number {
     const d = this.d;
@@ -182,7 +183,10 @@ export class SeriesEnsemble implements LineHost {
     sum += (d[STABLE_LINE] as number) + (d[lineNextPointAt(d, STABLE_LINE, STABLE_POINTS)] as number);
     sum += (d[sortedNextRingAt(d, VALUE_META, layout.valueRing, VALUE_POINTS)] as number) + (d[sortedMiddleAt(d, VALUE_META, layout.valueSorted)] as number);
     sum += (d[layout.recentX + (points % VALUE_POINTS)] as number) + (d[hwSeasonNextAt(d, layout)] as number);
-    return sum + (d[errorNextAt(d, ERROR_STATS, layout.errorRing, MODEL_COUNT)] as number);
+    sum += d[errorNextAt(d, ERROR_STATS, layout.errorRing, MODEL_COUNT)] as number;
+    // once 200 residuals are held, the push also reads the ones leaving the sigma window
+    const leaving = errorLeavingAt(d, ERROR_STATS, layout.errorRing, MODEL_COUNT);
+    return leaving < 0 ? sum : sum + (d[leaving] as number);
   }
 
   // The parts the series' detectors read after each observe (they live in the same memory).
