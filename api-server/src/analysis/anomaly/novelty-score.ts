@@ -241,7 +241,8 @@ function memoSlots(atSeconds: number): void {
  * Reads one value from each cache line of chunk `id` that observeNovelty at `atSeconds` reads
  * first (the scalars, the day and week profile slots, the range blocks, the dispersion ring and
  * the ring of levels) and returns their sum, for group prefetching (SeriesEnsemble.touchNextPoint).
- * The context table's slots depend on the value and are not touched. Changes no state.
+ * The context table's slots depend on the value and are not touched. Changes no state of the
+ * chunk (it may fill the time memo: the same slots observeNovelty would compute).
  */
 export function touchNovelty(id: number, atSeconds: number): number {
   if (!Number.isFinite(atSeconds)) return 0;

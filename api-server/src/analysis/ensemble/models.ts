@@ -126,17 +126,6 @@ export function ariPredict(d: Float64Array, h: number): number {
   }
   return y;
 }
-/**
- * ariPredict(d, 1), the forecast observe makes at every point, written for one step (the same
- * arithmetic: y + (p0 r0 + p1 r1 + p2 r2)) so that it is small enough to be inlined there.
- */
-export function ariPredictNext(d: Float64Array): number {
-  const count = (d[ARI_COUNT] as number) | 0;
-  const r0 = count > 0 ? ariDiff(d, count - 1) : 0;
-  const r1 = count > 1 ? ariDiff(d, count - 2) : 0;
-  const r2 = count > 2 ? ariDiff(d, count - 3) : 0;
-  return (d[ARI_LAST] as number) + ((d[ARI_PHI] as number) * r0 + (d[ARI_PHI + 1] as number) * r1 + (d[ARI_PHI + 2] as number) * r2);
-}
 /** the AR coefficients of the differences */
 export function ariPhi(d: Float64Array): [number, number, number] {
   return [d[ARI_PHI] as number, d[ARI_PHI + 1] as number, d[ARI_PHI + 2] as number];
@@ -203,10 +192,6 @@ export function hwUpdate(d: Float64Array, layout: StageLayout, y: number): void 
 /** the season element the next update reads and writes (the buffer's next one during the first season) */
 export function hwSeasonNextAt(d: Float64Array, layout: StageLayout): number {
   return layout.season + (((d[HW_N] as number) | 0) % SEASON);
-}
-/** hwPredict(d, layout, 1) of a usable model, for observe (the same terms, so the same value) */
-export function hwPredictNext(d: Float64Array, layout: StageLayout): number {
-  return (d[HW_LEVEL] as number) + (d[HW_TREND] as number) * DAMP_ONE_STEP + (d[layout.season + (((d[HW_N] as number) | 0) % SEASON)] as number);
 }
 export function hwUsable(d: Float64Array): boolean {
   return (d[HW_N] as number) > SEASON;

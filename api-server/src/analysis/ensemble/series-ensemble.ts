@@ -19,7 +19,6 @@ import { sortedAt, sortedCount, sortedMiddleAt, sortedNextRingAt } from './sorte
 import {
   ariNewestAt,
   ariPredict,
-  ariPredictNext,
   ariUpdate,
   ariUsable,
   caIlrPredict,
@@ -29,7 +28,6 @@ import {
   ewmaUpdate,
   ewmaUsable,
   hwPredict,
-  hwPredictNext,
   hwSeasonNextAt,
   hwUpdate,
   hwUsable,
@@ -139,8 +137,8 @@ export class SeriesEnsemble implements LineHost {
     // every usable model's one-step forecast, made once before learning y (written out: no
     // dispatch on the model per point)
     d[ONE_STEP + CA_ILR] = caIlrUsable(d) ? caIlrPredict(d, 1) : Number.NaN;
-    d[ONE_STEP + ARIMA] = ariUsable(d) ? ariPredictNext(d) : Number.NaN;
-    d[ONE_STEP + HOLT_WINTERS] = hwUsable(d) ? hwPredictNext(d, layout) : Number.NaN;
+    d[ONE_STEP + ARIMA] = ariUsable(d) ? ariPredict(d, 1) : Number.NaN;
+    d[ONE_STEP + HOLT_WINTERS] = hwUsable(d) ? hwPredict(d, layout, 1) : Number.NaN;
     d[ONE_STEP + MAD] = madUsable(d) ? madPredict(d, layout) : Number.NaN;
     d[ONE_STEP + EWMA] = ewmaUsable(d) ? (d[EWMA_LEVEL] as number) : Number.NaN;
     const points = (d[POINTS] as number) | 0;
