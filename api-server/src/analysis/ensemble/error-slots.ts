@@ -4,7 +4,7 @@
  * over the last 200 points are O(1) to read; the sums are recomputed exactly every 1000 points to
  * bound drift.
  *
- * Regions: `errorStats(models)` scalars at `st` (points pushed, then six running sums per model),
+ * Regions: `errorStats(models)` scalars at `st` (points pushed, then six running figures per model),
  * and the ring at `ring`, one slot per point holding every model's residual side by side (NaN: the
  * model made no forecast there), so a point writes one cache line, not five. The ring needs room
  * for points + 1 slots while it fills and 240 once full. A model forecasts at every point once it
@@ -20,9 +20,12 @@ const POINTS = 0;
 const COUNT = 0;
 const SUM_ABS = 1;
 const SUM_SQ = 2;
+// the last 200 residuals' count, mean and sum of squared deviations from the mean (updated as
+// points enter and leave, Welford-style: a sum of squares minus the squared mean would lose the
+// sigma of large residuals that barely vary)
 const COUNT_200 = 3;
-const SUM_200 = 4;
-const SUM_SQ_200 = 5;
+const MEAN_200 = 4;
+const M2_200 = 5;
 const STATS = 6;
 
 /** size of the scalars region for `models` models */
@@ -69,11 +72,7 @@ export function errorPush(d: Float64Array, st: number, ring: number, models: num
     }
     if (slot200 >= 0) {
       const leaving = d[slot200 + m] as number;
-      if (!Number.isNaN(leaving)) {
-        d[s + COUNT_200] = (d[s + COUNT_200] as number) - 1;
-        d[s + SUM_200] = (d[s + SUM_200] as number) - leaving;
-        d[s + SUM_SQ_200] = (d[s + SUM_SQ_200] as number) - leaving * leaving;
-      }
+      if (!Number.isNaN(leaving)) windowRemove(d, s, leaving);
     }
     const e = residuals[m] as number;
     d[slot + m] = e;
@@ -81,9 +80,7 @@ export function errorPush(d: Float64Array, st: number, ring: number, models: num
     d[s + COUNT] = (d[s + COUNT] as number) + 1;
     d[s + SUM_ABS] = (d[s + SUM_ABS] as number) + Math.abs(e);
     d[s + SUM_SQ] = (d[s + SUM_SQ] as number) + e * e;
-    d[s + COUNT_200] = (d[s + COUNT_200] as number) + 1;
-    d[s + SUM_200] = (d[s + SUM_200] as number) + e;
-    d[s + SUM_SQ_200] = (d[s + SUM_SQ_200] as number) + e * e;
+    windowAdd(d, s, e);
   }
   d[st + POINTS] = points + 1;
   if ((points + 1) % RECOMPUTE_EVERY === 0) recompute(d, st, ring, models);
@@ -112,8 +109,34 @@ export function errorSigma(d: Float64Array, st: number, m: number): number {
   const s = st + 1 + m * STATS;
   const n = d[s + COUNT_200] as number;
   if (n < 2) return 0;
-  const mean = (d[s + SUM_200] as number) / n;
-  return Math.sqrt(Math.max(0, (d[s + SUM_SQ_200] as number) / n - mean * mean));
+  return Math.sqrt(Math.max(0, d[s + M2_200] as number) / n);
+}
+
+/** residual e enters model stats `s`'s 200-point window */
+function windowAdd(d: Float64Array, s: number, e: number): void {
+  const n = (d[s + COUNT_200] as number) + 1;
+  const mean = d[s + MEAN_200] as number;
+  const delta = e - mean;
+  const meanNew = mean + delta / n;
+  d[s + COUNT_200] = n;
+  d[s + MEAN_200] = meanNew;
+  d[s + M2_200] = (d[s + M2_200] as number) + delta * (e - meanNew);
+}
+
+/** residual e leaves model stats `s`'s 200-point window */
+function windowRemove(d: Float64Array, s: number, e: number): void {
+  const n = (d[s + COUNT_200] as number) - 1;
+  if (n <= 0) {
+    d[s + COUNT_200] = 0;
+    d[s + MEAN_200] = 0;
+    d[s + M2_200] = 0;
+    return;
+  }
+  const mean = d[s + MEAN_200] as number;
+  const meanNew = mean - (e - mean) / n;
+  d[s + COUNT_200] = n;
+  d[s + MEAN_200] = meanNew;
+  d[s + M2_200] = (d[s + M2_200] as number) - (e - mean) * (e - meanNew);
 }
 
 function recompute(d: Float64Array, st: number, ring: number, models: number): void {
@@ -125,7 +148,6 @@ function recompute(d: Float64Array, st: number, ring: number, models: number): v
     let sumSq = 0;
     let count200 = 0;
     let sum200 = 0;
-    let sumSq200 = 0;
     for (let k = 0; k < held; k += 1) {
       const p = points - held + k;
       const e = d[ring + (p % ERROR_RING) * models + m] as number;
@@ -136,15 +158,21 @@ function recompute(d: Float64Array, st: number, ring: number, models: number): v
       if (p >= points - SIGMA_WINDOW) {
         count200 += 1;
         sum200 += e;
-        sumSq200 += e * e;
       }
+    }
+    // the 200-point window's mean, then the squared deviations from it (two passes, exact)
+    const mean200 = count200 > 0 ? sum200 / count200 : 0;
+    let m2 = 0;
+    for (let p = Math.max(points - SIGMA_WINDOW, points - held); p < points; p += 1) {
+      const e = d[ring + (p % ERROR_RING) * models + m] as number;
+      if (!Number.isNaN(e)) m2 += (e - mean200) * (e - mean200);
     }
     const s = st + 1 + m * STATS;
     d[s + COUNT] = count;
     d[s + SUM_ABS] = sumAbs;
     d[s + SUM_SQ] = sumSq;
     d[s + COUNT_200] = count200;
-    d[s + SUM_200] = sum200;
-    d[s + SUM_SQ_200] = sumSq200;
+    d[s + MEAN_200] = mean200;
+    d[s + M2_200] = m2;
   }
 }
