@@ -15,6 +15,14 @@ describe('model errors (the five residual rings of one series)', () => {
     expect([e.at(1, 0), e.at(1, 1), e.at(1, 2)]).to.deep.equal([1, -3, 2]);
   });
 
+  it('sigma of large residuals that barely vary keeps its digits, and covers only the last 200 points', () => {
+    const e = new ModelErrors(1);
+    // 300 points: the first 100 (far off) have left the 200-point window; then 3000 and 3000.0015 alternating
+    for (let p = 0; p < 300; p += 1) e.push(Float64Array.of(p < 100 ? -5e5 : p % 2 === 0 ? 3000 : 3000.0015));
+    // population sd of two values half and half: half their distance
+    expect(e.sigma(0)).to.be.closeTo(0.00075, 1e-12);
+  });
+
   it('keeps each model its last 240 residuals across growth and wrap, with sums equal to a direct computation (property)', () => {
     fc.assert(
       fc.property(

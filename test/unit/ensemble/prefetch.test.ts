@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { errorLeavingAt, errorNextAt, errorPush, errorStats } from '../../../api-server/src/analysis/ensemble/error-slots.js';
+import { errorNextAt, errorPush, errorStats } from '../../../api-server/src/analysis/ensemble/error-slots.js';
 import { ariNewestAt, ariUpdate, hwSeasonNextAt, hwUpdate } from '../../../api-server/src/analysis/ensemble/models.js';
 import { ARI_LAST, STAGES, newSeriesMemory } from '../../../api-server/src/analysis/ensemble/series-memory.js';
 import { SORTED_META, sortedMiddleAt, sortedNextRingAt, sortedPush } from '../../../api-server/src/analysis/ensemble/sorted-slots.js';
@@ -46,16 +46,13 @@ describe('prefetch: the next element of each window is where the next push write
     );
   });
 
-  it('residual record: errorNextAt holds the pushed residuals of every model, past the ring size; errorLeavingAt those leaving the 200-point window', () => {
+  it('residual record: errorNextAt holds the pushed residuals of every model, past the ring size', () => {
     const models = 3;
     const ring = errorStats(models);
     const d = new Float64Array(ring + 240 * models);
     const residuals = new Float64Array(models);
     for (let p = 0; p < 600; p++) {
       for (let m = 0; m < models; m++) residuals[m] = p * 10 + m + 0.5;
-      const leaving = errorLeavingAt(d, 0, ring, models);
-      if (p < 200) expect(leaving).to.equal(-1);
-      else for (let m = 0; m < models; m++) expect(d[leaving + m]).to.equal((p - 200) * 10 + m + 0.5);
       const next = errorNextAt(d, 0, ring, models);
       errorPush(d, 0, ring, models, residuals);
       expect(Array.from(d.subarray(next, next + models))).to.deep.equal(Array.from(residuals));

@@ -45,7 +45,7 @@ export class ModelErrors {
 
   /** population standard deviation of model m's residuals over the last 200 points */
   sigma(m: number): number {
-    return errorSigma(this.data, 0, m);
+    return errorSigma(this.data, 0, this.ring, this.models, m);
   }
 
   /** doubles the ring while it fills (point p sits at slot p then: nothing has wrapped) */

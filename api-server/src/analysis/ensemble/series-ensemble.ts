@@ -14,7 +14,7 @@
  */
 import { LineView, type LineHost, type RegressionLine } from '../regression/sliding-regression.js';
 import { lineNextPointAt } from '../regression/line-slots.js';
-import { errorCount, errorLeavingAt, errorMae, errorMse, errorNextAt, errorPush, errorSigma } from './error-slots.js';
+import { errorCount, errorMae, errorMse, errorNextAt, errorPush, errorSigma } from './error-slots.js';
 import { sortedAt, sortedCount, sortedMiddleAt, sortedNextRingAt } from './sorted-slots.js';
 import {
   ariNewestAt,
@@ -164,9 +164,9 @@ export class SeriesEnsemble implements LineHost {
   /**
    * Reads one value from each cache line the next observe reads first and returns their sum: the
    * scalars and residual sums, the newest ARI difference, the stable line's scalars and next point,
-   * the value window's next slot and middle, the next time, season and residual slots, and the
-   * residuals leaving the 200-point sigma window. An owner about to observe many series touches
-   * them all first, so that their memory reads overlap instead of waiting one after another (group
+   * the value window's next slot and middle, the next time, season and residual slots. An owner
+   * about to observe many series touches them all first, so that their memory reads overlap
+   * instead of waiting one after another (group
    * prefetching, docs/performance.md); the sum only keeps the reads from being optimised away.
    * Changes nothing; 0 when the next observe grows the memory.
    */
@@ -181,10 +181,7 @@ export class SeriesEnsemble implements LineHost {
     sum += (d[STABLE_LINE] as number) + (d[lineNextPointAt(d, STABLE_LINE, STABLE_POINTS)] as number);
     sum += (d[sortedNextRingAt(d, VALUE_META, layout.valueRing, VALUE_POINTS)] as number) + (d[sortedMiddleAt(d, VALUE_META, layout.valueSorted)] as number);
     sum += (d[layout.recentX + (points % VALUE_POINTS)] as number) + (d[hwSeasonNextAt(d, layout)] as number);
-    sum += d[errorNextAt(d, ERROR_STATS, layout.errorRing, MODEL_COUNT)] as number;
-    // once 200 residuals are held, the push also reads the ones leaving the sigma window
-    const leaving = errorLeavingAt(d, ERROR_STATS, layout.errorRing, MODEL_COUNT);
-    return leaving < 0 ? sum : sum + (d[leaving] as number);
+    return sum + (d[errorNextAt(d, ERROR_STATS, layout.errorRing, MODEL_COUNT)] as number);
   }
 
   // The parts the series' detectors read after each observe (they live in the same memory).
@@ -251,13 +248,16 @@ export class SeriesEnsemble implements LineHost {
 
   forecast(horizonMinutes: number): ForecastOutput {
     const d = this.d;
+    const layout = layoutOf(d);
     const offsets = [...OFFSETS.filter((o) => o < horizonMinutes), horizonMinutes];
+    // each model's residual sigma over the last 200 points, computed once for every offset
+    const sigmas = MODEL_NAMES.map((_, m) => errorSigma(d, ERROR_STATS, layout.errorRing, MODEL_COUNT, m));
     const points = offsets.map((offsetMinutes) => {
       const steps = offsetMinutes * 4;
       const mean = this.predict(steps);
       let pooled = 0;
       for (let m = 0; m < MODEL_COUNT; m += 1) {
-        const sigma = errorSigma(d, ERROR_STATS, m) * Math.sqrt(steps / 4 + 1);
+        const sigma = (sigmas[m] as number) * Math.sqrt(steps / 4 + 1);
         pooled += (d[WEIGHTS + m] as number) * sigma * sigma;
       }
       const sigma = Math.sqrt(pooled);
@@ -272,7 +272,6 @@ export class SeriesEnsemble implements LineHost {
     });
     const slope = caIlrSlopePerStep(d);
     const lastY = d[LAST_Y] as number;
-    const layout = layoutOf(d);
     return {
       current: lastY,
       trend: slope > 0.001 ? 'rising' : slope < -0.001 ? 'falling' : 'stable',
