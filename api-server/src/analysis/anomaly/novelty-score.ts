@@ -27,9 +27,9 @@
  * profile means the same at the service's 15-second buckets as at NAB's 5-minute rows; a slot is
  * used from its third point on. Windows and the decay count points (analytics.md §5.6).
  *
- * Memory: one chunk per series (7 116 bytes, padded to 7 120) of a shared slab (novelty-slab.ts:
+ * Memory: one chunk per series (7 132 bytes, padded to 7 136) of a shared slab (novelty-slab.ts:
  * pages of 256 chunks, each page one ArrayBuffer), so a series' state is no JS heap object of its
- * own. A chunk holds 28 Float64 scalars, 1 204 Float32 values (profile slots with mean, deviation
+ * own. A chunk holds 30 Float64 scalars (28 saved, 2 derived from the range blocks), 1 204 Float32 values (profile slots with mean, deviation
  * and count side by side, range blocks, dispersion ring) and 519 Int32 (context table and the last
  * 7 levels); all persist with `toJSON` (version 2) and come back with `fromJSON`.
  *
@@ -112,7 +112,13 @@ const S_H_CTX = 24; // its decaying maximum (NaN: none yet)
 const S_RUN = 25; // points the value has repeated exactly (0: it just changed)
 const S_LONGEST_RUN = 26; // the longest completed run (NaN: none yet)
 const S_PREV_Y = 27;
-const F64_SIZE = 28;
+/** the scalars above are the saved ones */
+const F64_SAVED = 28;
+// the extremes of the closed range blocks, derived from them (kept when a block closes and on a
+// restore), so that a point reads two scalars instead of the 20 blocks
+const S_CLOSED_MAX = 28;
+const S_CLOSED_MIN = 29;
+const F64_SIZE = 30;
 const EXPERTS = 6;
 
 // layout of the Int32 context state: the hash table of seen contexts (0: empty), then the ring of
@@ -196,6 +202,8 @@ function initChunk(id: number): void {
   s[sb + S_LAST_X] = NaN;
   s[sb + S_OPEN_MAX] = -Infinity;
   s[sb + S_OPEN_MIN] = Infinity;
+  s[sb + S_CLOSED_MAX] = -Infinity;
+  s[sb + S_CLOSED_MIN] = Infinity;
   s[sb + S_H_DISP] = NaN;
   s[sb + S_H_DAY] = NaN;
   s[sb + S_H_WEEK] = NaN;
@@ -257,8 +265,8 @@ export function touchNovelty(id: number, atSeconds: number): number {
   let sum = 0;
   for (let k = 0; k < F64_SIZE; k += 8) sum += s[sb + k] as number;
   sum += (f[fb + DAY + SLOT_SIZE * ((TIME_MEMO[MEMO_DAY_SLOT] as number) | 0)] as number) + (f[fb + WEEK + SLOT_SIZE * ((TIME_MEMO[MEMO_WEEK_SLOT] as number) | 0)] as number);
-  // the range blocks and the dispersion ring (52 Float32 values side by side), once in use
-  if ((s[sb + S_BLOCKS] as number) > 0 || (s[sb + S_V_COUNT] as number) > 0) for (let k = B_MAX; k < F32_SIZE; k += 16) sum += f[fb + k] as number;
+  // the dispersion ring (12 Float32 values), once in use: its two ends (the blocks are read only when one closes)
+  if ((s[sb + S_V_COUNT] as number) > 0) sum += (f[fb + V_RING] as number) + (f[fb + V_RING + NOVELTY.dispersionPoints - 1] as number);
   return sum + (c[at * F32_STRIDE + I32_AT + C_RING] as number);
 }
 
@@ -282,7 +290,7 @@ export function observeNovelty(id: number, y: number, atSeconds: number, median:
   // counters are integers held in Float64 memory: `| 0` keeps their ring arithmetic in int32 (no fmod)
   const i = (s[sb + S_POINTS] as number) | 0;
 
-  const dRange = rangeDeparture(f, fb, s, sb, y);
+  const dRange = rangeDeparture(s, sb, y);
   const dDisp = dispersion(f, fb, s, sb, y, median);
   const lastX = s[sb + S_LAST_X] as number;
   const dtSteps = Number.isFinite(lastX) && atSeconds > lastX ? (atSeconds - lastX) / NOVELTY.slotRateSeconds : 1;
@@ -354,7 +362,7 @@ export function noveltyToJSON(id: number): NoveltyState {
   const sb = (id & SLAB_PAGE_MASK) * F64_STRIDE;
   const byteAt = slab.byteOffset(id);
   const scalars: number[] = [];
-  for (let k = 0; k < F64_SIZE; k += 1) scalars.push(s[sb + k] as number);
+  for (let k = 0; k < F64_SAVED; k += 1) scalars.push(s[sb + k] as number);
   return {
     v: STATE_VERSION,
     profiles: Buffer.from(s.buffer, byteAt + F32_AT_BYTE, F32_SIZE * 4).toString('base64'),
@@ -378,7 +386,7 @@ function restoreChunk(id: number, state: unknown): boolean {
   if (typeof state !== 'object' || state === null) return false;
   const st = state as Partial<NoveltyState>;
   if (st.v !== STATE_VERSION || typeof st.profiles !== 'string' || typeof st.contexts !== 'string') return false;
-  if (!Array.isArray(st.scalars) || st.scalars.length !== F64_SIZE) return false;
+  if (!Array.isArray(st.scalars) || st.scalars.length !== F64_SAVED) return false;
   const bytes = Buffer.from(st.profiles, 'base64');
   const ctxBytes = Buffer.from(st.contexts, 'base64');
   if (bytes.byteLength !== F32_SIZE * 4 || ctxBytes.byteLength !== I32_SIZE * 4) return false;
@@ -392,7 +400,7 @@ function restoreChunk(id: number, state: unknown): boolean {
   new Uint8Array(s.buffer, byteAt + I32_AT_BYTE, I32_SIZE * 4).set(ctxBytes);
   // quantised values outside the levels would be contexts the score never makes
   for (let k = C_RING; k < I32_SIZE; k += 1) if (!((c[cb + k] as number) >= 0 && (c[cb + k] as number) < NOVELTY.contextLevels)) return false;
-  for (let k = 0; k < F64_SIZE; k += 1) {
+  for (let k = 0; k < F64_SAVED; k += 1) {
     const v: unknown = st.scalars[k];
     // NaN and ±Infinity are meaningful sentinels here; JSON turns them into null
     s[sb + k] = typeof v === 'number' ? v : NaN;
@@ -404,6 +412,7 @@ function restoreChunk(id: number, state: unknown): boolean {
   // the counters index rings and blocks as int32: whole numbers within their ranges, or not ours
   const counter = (k: number, below: number): boolean => Number.isInteger(s[sb + k]) && (s[sb + k] as number) >= 0 && (s[sb + k] as number) < below;
   if (!counter(S_POINTS, 2 ** 31) || !counter(S_V_COUNT, 2 ** 31) || !counter(S_BLOCKS, NOVELTY.rangeBlocks + 1) || !counter(S_BLOCK_HEAD, NOVELTY.rangeBlocks)) return false;
+  closedExtremes(pagesF32[page] as Float32Array, (id & SLAB_PAGE_MASK) * F32_STRIDE + F32_AT, s, sb);
   return Number.isFinite(s[sb + S_CTX_MEAN] as number) && Number.isFinite(s[sb + S_RUN] as number);
 }
 
@@ -517,17 +526,18 @@ function runExcess(s: Float64Array, sb: number, y: number): number {
   return excess > NOVELTY.runExcess && !(before > NOVELTY.runExcess) ? excess : 0;
 }
 
-/** outside the previous points' [min, max], in units of that range; 0 inside or without history */
-function rangeDeparture(f: Float32Array, fb: number, s: Float64Array, sb: number, y: number): number {
+/**
+ * outside the previous points' [min, max], in units of that range; 0 inside or without history.
+ * [min, max] is the open block's extremes widened by the closed blocks' (S_CLOSED_*): the same
+ * comparisons as over each block in turn, so the same values.
+ */
+function rangeDeparture(s: Float64Array, sb: number, y: number): number {
   let hi = s[sb + S_OPEN_MAX] as number;
   let lo = s[sb + S_OPEN_MIN] as number;
-  const blocks = s[sb + S_BLOCKS] as number;
-  for (let b = 0; b < blocks; b += 1) {
-    const mx = f[fb + B_MAX + b] as number;
-    const mn = f[fb + B_MIN + b] as number;
-    if (mx > hi) hi = mx;
-    if (mn < lo) lo = mn;
-  }
+  const closedMax = s[sb + S_CLOSED_MAX] as number;
+  const closedMin = s[sb + S_CLOSED_MIN] as number;
+  if (closedMax > hi) hi = closedMax;
+  if (closedMin < lo) lo = closedMin;
   if (!(hi >= lo)) return 0;
   const range = Math.max(hi - lo, 1e-9 + Math.abs(hi) * 1e-6);
   if (y > hi) return (y - hi) / range;
@@ -557,6 +567,22 @@ function closeRangeBlock(f: Float32Array, fb: number, s: Float64Array, sb: numbe
   f[fb + B_MIN + slot] = s[sb + S_OPEN_MIN] as number;
   s[sb + S_OPEN_MAX] = -Infinity;
   s[sb + S_OPEN_MIN] = Infinity;
+  closedExtremes(f, fb, s, sb);
+}
+
+/** S_CLOSED_MAX and S_CLOSED_MIN from the held blocks (a block that is not a number never widens them) */
+function closedExtremes(f: Float32Array, fb: number, s: Float64Array, sb: number): void {
+  let hi = -Infinity;
+  let lo = Infinity;
+  const blocks = (s[sb + S_BLOCKS] as number) | 0;
+  for (let b = 0; b < blocks; b += 1) {
+    const mx = f[fb + B_MAX + b] as number;
+    const mn = f[fb + B_MIN + b] as number;
+    if (mx > hi) hi = mx;
+    if (mn < lo) lo = mn;
+  }
+  s[sb + S_CLOSED_MAX] = hi;
+  s[sb + S_CLOSED_MIN] = lo;
 }
 
 /** mean |y - median| over the last dispersionPoints points (0 until the median is known) */
