@@ -37,7 +37,7 @@ import {
   layoutOf,
 } from '../ensemble/series-memory.js';
 import { sortedCount, sortedMedian, sortedMedianAbsDeviation } from '../ensemble/sorted-slots.js';
-import { lineCount, lineFirstX, lineLastX, lineNextPointAt, linePredict, linePush, lineSlope } from '../regression/line-slots.js';
+import { LINE_POINTS, lineCount, lineFirstX, lineLastX, lineNextPointAt, linePredict, linePush, lineSlope } from '../regression/line-slots.js';
 import { LineView, slopeRatio, type RegressionLine } from '../regression/sliding-regression.js';
 import { allocateNovelty, noveltyExpertScores, noveltyFromJSON, noveltyToJSON, observeNovelty, releaseNovelty, type NoveltyExperts } from './novelty-score.js';
 
@@ -110,7 +110,8 @@ export function seriesMetricRatio(ensemble: SeriesEnsemble, noiseGate: number): 
 export function touchDetectorLines(ensemble: SeriesEnsemble): number {
   const d = ensemble.memory;
   const layout = layoutOf(d);
-  const sum = (d[BURST_LINE] as number) + (d[lineNextPointAt(d, BURST_LINE, BURST_POINTS)] as number);
+  // the line's scalars may straddle two cache lines: both ends
+  const sum = (d[BURST_LINE] as number) + (d[BURST_LINE + LINE_POINTS - 1] as number) + (d[lineNextPointAt(d, BURST_LINE, BURST_POINTS)] as number);
   // the residual ring exists from the 256-point stage on
   return layout.room >= 256 ? sum + (d[layout.residuals + (((d[RES_COUNT] as number) | 0) % RESIDUAL_POINTS)] as number) : sum;
 }

@@ -95,12 +95,39 @@ export function ariNewestAt(d: Float64Array): number {
 function ariFit(d: Float64Array): void {
   const n = (d[ARI_COUNT] as number) | 0;
   const head = (d[ARI_HEAD] as number) | 0;
-  for (let lag = 0; lag <= 3; lag += 1) {
-    let s = 0;
-    // the k-th oldest difference is at (head + k) mod ARI_DIFFS (ariDiff), here with the mask
-    for (let i = lag; i < n; i += 1) s += (d[ARI_DIFF_RING + ((head + i) & DIFF_MASK)] as number) * (d[ARI_DIFF_RING + ((head + i - lag) & DIFF_MASK)] as number);
-    RHO[lag] = s / n;
+  // r_k = sum over i >= k of x_i x_{i-k}, for k = 0..3, in one pass over the ring (x_i: the i-th
+  // oldest difference, at (head + i) mod ARI_DIFFS, here with the mask); each sum adds the same
+  // products in the same order as a pass per lag would. n >= 8 here.
+  const x0 = d[ARI_DIFF_RING + (head & DIFF_MASK)] as number;
+  const x1 = d[ARI_DIFF_RING + ((head + 1) & DIFF_MASK)] as number;
+  const x2 = d[ARI_DIFF_RING + ((head + 2) & DIFF_MASK)] as number;
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  s0 += x0 * x0;
+  s0 += x1 * x1;
+  s1 += x1 * x0;
+  s0 += x2 * x2;
+  s1 += x2 * x1;
+  s2 += x2 * x0;
+  let back1 = x2;
+  let back2 = x1;
+  let back3 = x0;
+  for (let i = 3; i < n; i += 1) {
+    const x = d[ARI_DIFF_RING + ((head + i) & DIFF_MASK)] as number;
+    s0 += x * x;
+    s1 += x * back1;
+    s2 += x * back2;
+    s3 += x * back3;
+    back3 = back2;
+    back2 = back1;
+    back1 = x;
   }
+  RHO[0] = s0 / n;
+  RHO[1] = s1 / n;
+  RHO[2] = s2 / n;
+  RHO[3] = s3 / n;
   const r0 = RHO[0] as number;
   if (Math.abs(r0) < 1e-12) return;
   for (let lag = 0; lag <= 3; lag += 1) RHO[lag] = (RHO[lag] as number) / r0;

@@ -13,7 +13,7 @@
  * exactly; only Holt-Winters' longer memory is approximated. Non-finite input is ignored.
  */
 import { LineView, type LineHost, type RegressionLine } from '../regression/sliding-regression.js';
-import { lineNextPointAt } from '../regression/line-slots.js';
+import { LINE_POINTS, lineNextPointAt } from '../regression/line-slots.js';
 import { errorCount, errorMae, errorMse, errorNextAt, errorPush, errorSigma } from './error-slots.js';
 import { sortedAt, sortedCount, sortedMiddleAt, sortedNextRingAt } from './sorted-slots.js';
 import {
@@ -178,7 +178,8 @@ export class SeriesEnsemble implements LineHost {
     for (let i = 0; i < ARI_DIFF_RING; i += 8) sum += d[i] as number;
     const points = (d[POINTS] as number) | 0;
     sum += d[ariNewestAt(d)] as number;
-    sum += (d[STABLE_LINE] as number) + (d[lineNextPointAt(d, STABLE_LINE, STABLE_POINTS)] as number);
+    // the line's scalars may straddle two cache lines: both ends
+    sum += (d[STABLE_LINE] as number) + (d[STABLE_LINE + LINE_POINTS - 1] as number) + (d[lineNextPointAt(d, STABLE_LINE, STABLE_POINTS)] as number);
     sum += (d[sortedNextRingAt(d, VALUE_META, layout.valueRing, VALUE_POINTS)] as number) + (d[sortedMiddleAt(d, VALUE_META, layout.valueSorted)] as number);
     sum += (d[layout.recentX + (points % VALUE_POINTS)] as number) + (d[hwSeasonNextAt(d, layout)] as number);
     return sum + (d[errorNextAt(d, ERROR_STATS, layout.errorRing, MODEL_COUNT)] as number);
