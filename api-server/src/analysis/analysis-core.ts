@@ -190,6 +190,8 @@ export class AnalysisCoreImpl implements AnalysisCore {
       for (let i = g; i < end; i++) {
         const w = owners[i]!;
         const bucket = buckets[i]!;
+        // the objects of the workload two places on are read now, so that they arrive during this run
+        if (i + 2 < end) owners[i + 2]!.touchAhead();
         const snapshot = w.run(bucket, this.envFor(w), sink);
         if (snapshotAt === null) snapshots.push(snapshot);
         else {

@@ -6,6 +6,9 @@ import { ARI_LAST, STAGES, newSeriesMemory } from '../../../api-server/src/analy
 import { SORTED_META, sortedMiddleAt, sortedNextRingAt, sortedPush } from '../../../api-server/src/analysis/ensemble/sorted-slots.js';
 import { lineNextPointAt, linePush, lineRegion } from '../../../api-server/src/analysis/regression/line-slots.js';
 import { SeriesSet } from '../../../api-server/src/analysis/series/series-set.js';
+import { AnalysisCoreImpl } from '../../../api-server/src/analysis/analysis-core.js';
+import type { WorkloadAnalyzer } from '../../../api-server/src/analysis/workload-analyzer.js';
+import { bucketTelemetry } from '../analysis/workload-generator.js';
 
 const finite = fc.double({ min: -1e6, max: 1e6, noNaN: true });
 
@@ -99,5 +102,34 @@ describe('prefetch changes nothing', () => {
       }),
       { numRuns: 30 },
     );
+  });
+});
+
+describe('prefetch a workload ahead (WorkloadAnalyzer.touchAhead)', () => {
+  it('touching every workload between steps changes no output and no state', () => {
+    const ORIGIN = 1_700_000_000_000 - (1_700_000_000_000 % 15_000);
+    const ids = (): (() => string) => {
+      let n = 0;
+      return () => (n++).toString(16).padStart(12, '0');
+    };
+    const plain = new AnalysisCoreImpl({ newHexId: ids() });
+    const touched = new AnalysisCoreImpl({ newHexId: ids() });
+    const keys = ['a/Deployment/steady', 'a/Deployment/rupturing', 'b/StatefulSet/pods'];
+    const analyzers = (touched as unknown as { workloads: Map<string, WorkloadAnalyzer> }).workloads;
+    for (let b = 0; b < 160; b++) {
+      for (const core of [plain, touched]) {
+        for (const [w, key] of keys.entries()) {
+          const t = bucketTelemetry({ key, withLogs: w === 1, withTraces: w === 1, ruptureFromBucket: w === 1 ? 110 : undefined }, b, ORIGIN);
+          // the third workload's samples come from two pods
+          t.metrics.forEach((m, i) => core.observeMetric(w === 2 ? { ...m, pod: `p${i % 2}` } : m));
+          t.logs.forEach((l) => core.observeLog(l));
+          t.spans.forEach((s) => core.observeSpan(s));
+        }
+      }
+      for (const w of analyzers.values()) w.touchAhead();
+      const stepMs = ORIGIN + (b + 1) * 15_000 + 1;
+      expect(touched.step(stepMs)).to.deep.equal(plain.step(stepMs));
+    }
+    for (const key of keys) expect(touched.exportWorkload(key)).to.deep.equal(plain.exportWorkload(key));
   });
 });

@@ -94,6 +94,17 @@ export class SeriesSet {
   }
 
   /**
+   * Touches each series' ensemble object, memory view and first memory line: the chain of reads
+   * prefetch must follow before it can name any other line, done a couple of workloads ahead
+   * (WorkloadAnalyzer.touchAhead). Changes nothing.
+   */
+  touchObjects(): void {
+    let sum = 0;
+    for (let i = 0; i < this.ensembles.length; i++) sum += (this.ensembles[i] as SeriesEnsemble).memory[0] as number;
+    TOUCHED[0] += sum;
+  }
+
+  /**
    * Touches the novelty context slots the next observe of `names[k]` will look up for the value
    * `values[k]` (k < count; unknown names are skipped): the part of prefetch that needs the values,
    * called as soon as they are known. Changes nothing.

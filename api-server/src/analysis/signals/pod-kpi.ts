@@ -177,6 +177,14 @@ const finiteOr = (x: unknown, d: number): number => (typeof x === 'number' && Nu
 export class PodKpi {
   /** the pod's name in its workload ('' = samples without pod identity); not part of the state */
   pod = '';
+
+  /** reads one value from each cache line of the pod's numbers and returns their sum (prefetching a workload ahead); changes nothing */
+  touch(): number {
+    const a = this.numbers;
+    let sum = 0;
+    for (let i = 0; i < a.length; i += 8) sum += a[i]!;
+    return sum + a[a.length - 1]!;
+  }
   /**
    * One array for the numbers of fixed size: held bucket means [0, N) and last sample times
    * [N, 2N) per canonical input, the Welford triples and the health ring, fatigue and
