@@ -75,6 +75,8 @@ describe('cluster mode: actions, KPI history and explain records across three re
   };
   const health = async (r: ReplicaProcess): Promise<Health['cluster']> => (await get<Health>(r, '/health')).body.cluster;
   const live = (): ReplicaProcess[] => replicas.filter((r): r is ReplicaProcess => r !== undefined);
+  /** every replica started, the killed one included (for the logs of a failed test) */
+  const everStarted: ReplicaProcess[] = [];
   const actionsOn = async (r: ReplicaProcess): Promise<ActionJson[]> =>
     (await get<{ actions: ActionJson[] }>(r, '/actions')).body.actions.filter((a) => a.workload === one || a.workload === two);
   const executions = (id: string): number =>
@@ -120,11 +122,16 @@ describe('cluster mode: actions, KPI history and explain records across three re
     }
     const started = await Promise.all(configs.map((c, i) => startReplica(c, join((dirs[i] as { path: string }).path, 'data'), { SVC_EDITION: 'autopilot' })));
     replicas.push(...started);
+    everStarted.push(...started);
   });
 
   afterEach(function () {
     if (this.currentTest?.state === 'failed') {
-      for (const r of live()) console.log(r.log().split('\n').filter((l) => /cluster|action|error|warn/i.test(l)).slice(-40).join('\n'));
+      // every replica's, the killed owner's too: what it checkpointed before it died is part of the story
+      for (const [i, r] of everStarted.entries()) {
+        console.log(`--- replica ${i}${replicas.includes(r) ? '' : ' (killed)'}`);
+        console.log(r.log().split('\n').filter((l) => /cluster|action|error|warn/i.test(l)).slice(-40).join('\n'));
+      }
     }
   });
 
