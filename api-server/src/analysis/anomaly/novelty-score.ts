@@ -29,9 +29,10 @@
  *
  * Memory: one chunk per series (7 132 bytes, padded to 7 136) of a shared slab (novelty-slab.ts:
  * pages of 256 chunks, each page one ArrayBuffer), so a series' state is no JS heap object of its
- * own. A chunk holds 30 Float64 scalars (28 saved, 2 derived from the range blocks), 1 204 Float32 values (profile slots with mean, deviation
- * and count side by side, range blocks, dispersion ring) and 519 Int32 (context table and the last
- * 7 levels); all persist with `toJSON` (version 2) and come back with `fromJSON`.
+ * own. A chunk holds 30 Float64 scalars (28 saved, 2 derived from the range blocks), 1 204 Float32
+ * values (profile slots with mean, deviation and count side by side, range blocks, dispersion ring)
+ * and 519 Int32 (context table and the last 7 levels); all but the derived scalars persist with
+ * `toJSON` (version 2) and come back with `fromJSON`.
  *
  * Two APIs over the same state: functions over chunk ids (`allocateNovelty`, `observeNovelty`, ...,
  * `releaseNovelty`) for an owner of many series that releases their chunks itself, and the
@@ -247,10 +248,10 @@ function memoSlots(atSeconds: number): void {
 
 /**
  * Reads one value from each cache line of chunk `id` that observeNovelty at `atSeconds` reads
- * first (the scalars, the day and week profile slots, the range blocks, the dispersion ring and
- * the ring of levels) and returns their sum, for group prefetching (SeriesEnsemble.touchNextPoint).
- * The context table's slots depend on the value and are not touched. Changes no state of the
- * chunk (it may fill the time memo: the same slots observeNovelty would compute).
+ * first (the scalars, the day and week profile slots, the dispersion ring and the ring of levels)
+ * and returns their sum, for group prefetching (SeriesEnsemble.touchNextPoint). The context
+ * table's slots depend on the value and are not touched. Changes no state of the chunk (it may
+ * fill the time memo: the same slots observeNovelty would compute).
  */
 export function touchNovelty(id: number, atSeconds: number): number {
   if (!Number.isFinite(atSeconds)) return 0;

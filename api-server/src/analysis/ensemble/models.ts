@@ -97,7 +97,7 @@ function ariFit(d: Float64Array): void {
   const head = (d[ARI_HEAD] as number) | 0;
   // r_k = sum over i >= k of x_i x_{i-k}, for k = 0..3, in one pass over the ring (x_i: the i-th
   // oldest difference, at (head + i) mod ARI_DIFFS, here with the mask); each sum adds the same
-  // products in the same order as a pass per lag would. n >= 8 here.
+  // products in the same order as a pass per lag would, from 0 (0 + -0 is +0, as before). n >= 8 here.
   const x0 = d[ARI_DIFF_RING + (head & DIFF_MASK)] as number;
   const x1 = d[ARI_DIFF_RING + ((head + 1) & DIFF_MASK)] as number;
   const x2 = d[ARI_DIFF_RING + ((head + 2) & DIFF_MASK)] as number;
