@@ -278,10 +278,6 @@ export class WorkloadAnalyzer {
   }
 
   /**
-   * step() appending its events to `sink` (sink.explain is set) and returning the snapshot: the
-   * core's path, which shares one sink over the workloads of a step
-   */
-  /**
    * Touches what this workload's next run reads first that no computation leads to: its series'
    * objects and first memory line, its pods' numbers and the health history (called a couple of
    * workloads ahead, so that these reads overlap the runs in between). Changes nothing.
@@ -295,6 +291,10 @@ export class WorkloadAnalyzer {
     AHEAD_TOUCHED[0] = sum;
   }
 
+  /**
+   * step() appending its events to `sink` (sink.explain is set) and returning the snapshot: the
+   * core's path, which shares one sink over the workloads of a step
+   */
   run(bucket: OpenBucket, env: StepEnv, sink: StepSink): WorkloadSnapshot {
     const cfg = env.config;
     const tStep = (bucket.index + 1) * cfg.bucketMs;

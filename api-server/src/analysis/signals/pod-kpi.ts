@@ -177,14 +177,6 @@ const finiteOr = (x: unknown, d: number): number => (typeof x === 'number' && Nu
 export class PodKpi {
   /** the pod's name in its workload ('' = samples without pod identity); not part of the state */
   pod = '';
-
-  /** reads one value from each cache line of the pod's numbers and returns their sum (prefetching a workload ahead); changes nothing */
-  touch(): number {
-    const a = this.numbers;
-    let sum = 0;
-    for (let i = 0; i < a.length; i += 8) sum += a[i]!;
-    return sum + a[a.length - 1]!;
-  }
   /**
    * One array for the numbers of fixed size: held bucket means [0, N) and last sample times
    * [N, 2N) per canonical input, the Welford triples and the health ring, fatigue and
@@ -203,6 +195,17 @@ export class PodKpi {
   private prevStepMs: number | undefined;
   /** newest sample time of this pod (eviction order) */
   lastSeenMs = Number.NEGATIVE_INFINITY;
+
+  /**
+   * Reads one value from each cache line of the pod's numbers and returns their sum, for
+   * prefetching a workload ahead (WorkloadAnalyzer.touchAhead). Changes nothing.
+   */
+  touch(): number {
+    const a = this.numbers;
+    let sum = 0;
+    for (let i = 0; i < a.length; i += 8) sum += a[i]!;
+    return sum + a[a.length - 1]!;
+  }
 
   /** takes this pod's bucket means of the step (sample-and-hold) */
   absorb(inputs: PodInputs): void {
