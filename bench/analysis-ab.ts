@@ -1,9 +1,9 @@
 /**
  * Paired comparison of two checkouts' analysis tick (docs/performance.md): one process loads the
- * analysis core of checkout A and of checkout B (each its own module graph), feeds both the same
- * workloads, warms both, then times their ticks alternately (A B, B A, ...). Both see the same
- * machine at the same moments, so a difference of a few per cent shows where separate runs, which
- * vary by 10-30 % on a shared VM, hide it.
+ * analysis core of checkout A and of checkout B (each its own module graph), feeds both the tick
+ * bench's workloads (bench/analysis-tick.ts), warms both, then times their ticks alternately
+ * (A B, B A, ...). Both see the same machine at the same moments, so a difference of a few per
+ * cent shows where separate runs, which vary by 10-30 % on a shared VM, hide it.
  *
  *   node --max-old-space-size=14000 --expose-gc --import tsx bench/analysis-ab.ts <dirA> <dirB> [workloads] [warm steps]
  *
@@ -15,25 +15,8 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as CoreModule from '../api-server/src/analysis/analysis-core.js';
 import type { AnalysisCoreImpl } from '../api-server/src/analysis/analysis-core.js';
+import { benchKeys, feed, median, stepMsOf } from './analysis-tick.js';
 import { applyServiceJitBudget } from './jit-budget.js';
-
-const METRICS = ['cpu_percent', 'memory_percent', 'latency_ms', 'error_rate', 'request_rate', 'disk_percent'] as const;
-const BUCKET_MS = 15_000;
-const ORIGIN = 1_700_000_000_000 - (1_700_000_000_000 % BUCKET_MS);
-
-/** the same signals as bench/analysis-tick.ts */
-function feed(core: AnalysisCoreImpl, keys: readonly string[], bucket: number): void {
-  const t = ORIGIN + bucket * BUCKET_MS + 1_000;
-  for (let w = 0; w < keys.length; w++) {
-    const phase = (w % 97) / 97;
-    for (let m = 0; m < METRICS.length; m++) {
-      const value = m === 4 ? 100 + 10 * Math.sin(bucket + phase) : 0.3 + 0.05 * Math.sin(bucket * 0.7 + m + phase);
-      core.observeMetric({ workload: keys[w]!, pod: undefined, name: METRICS[m]!, value, timeMs: t });
-    }
-  }
-}
-
-const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 async function coreOf(dir: string): Promise<AnalysisCoreImpl> {
   const url = pathToFileURL(resolve(dir, 'api-server/src/analysis/analysis-core.ts')).href;
@@ -51,12 +34,12 @@ const warm = Number(process.argv[5] ?? 300);
 const timed = Number(process.env.AB_TICKS ?? 21);
 console.log(`V8 inlining budget ${applyServiceJitBudget()}; ${n} workloads, ${warm} warm steps, ${timed} ticks each`);
 const cores = [await coreOf(dirA), await coreOf(dirB)] as const;
-const keys = Array.from({ length: n }, (_, i) => `ns${i % 50}/Deployment/w${i}`);
+const keys = benchKeys(n);
 let bucket = 0;
 for (; bucket < warm; bucket++) {
   for (const core of cores) {
     feed(core, keys, bucket);
-    core.step(ORIGIN + (bucket + 1) * BUCKET_MS + 1);
+    core.step(stepMsOf(bucket));
   }
 }
 (globalThis as { gc?: () => void }).gc?.();
@@ -66,7 +49,7 @@ for (let i = 0; i < timed; i++, bucket++) {
     const core = cores[k as 0 | 1];
     feed(core, keys, bucket);
     const t0 = performance.now();
-    core.step(ORIGIN + (bucket + 1) * BUCKET_MS + 1);
+    core.step(stepMsOf(bucket));
     times[k as 0 | 1].push(performance.now() - t0);
   }
 }

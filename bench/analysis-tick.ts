@@ -35,7 +35,18 @@ function gcFunction(): { gc: () => void; how: string } {
   }
 }
 
-function feed(core: AnalysisCoreImpl, keys: readonly string[], bucket: number): void {
+/** the bench's workload keys (also bench/analysis-ab.ts) */
+export function benchKeys(n: number): string[] {
+  return Array.from({ length: n }, (_, i) => `ns${i % 50}/Deployment/w${i}`);
+}
+
+/** the time at which the bench steps bucket `bucket` (it closes then) */
+export function stepMsOf(bucket: number): number {
+  return ORIGIN + (bucket + 1) * BUCKET_MS + 1;
+}
+
+/** one bucket of the bench's six metrics for every workload of `keys` */
+export function feed(core: AnalysisCoreImpl, keys: readonly string[], bucket: number): void {
   const t = ORIGIN + bucket * BUCKET_MS + 1_000;
   for (let w = 0; w < keys.length; w++) {
     const key = keys[w]!;
@@ -47,7 +58,7 @@ function feed(core: AnalysisCoreImpl, keys: readonly string[], bucket: number): 
   }
 }
 
-function median(xs: number[]): number {
+export function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)]!;
 }
@@ -60,11 +71,11 @@ async function benchOne(n: number, warmSteps: number, gc: () => void): Promise<{
   const before = process.memoryUsage().heapUsed;
   const buffersBefore = process.memoryUsage().arrayBuffers;
   const core = new AnalysisCoreImpl({ newHexId: () => '000000000000' });
-  const keys = Array.from({ length: n }, (_, i) => `ns${i % 50}/Deployment/w${i}`);
+  const keys = benchKeys(n);
   let bucket = 0;
   for (; bucket < warmSteps; bucket++) {
     feed(core, keys, bucket);
-    core.step(ORIGIN + (bucket + 1) * BUCKET_MS + 1);
+    core.step(stepMsOf(bucket));
     if (bucket % 5 === 0) await new Promise((r) => setImmediate(r));
   }
   gc();
@@ -78,7 +89,7 @@ async function benchOne(n: number, warmSteps: number, gc: () => void): Promise<{
     feed(core, keys, bucket);
     observes.push(performance.now() - o0);
     const t0 = performance.now();
-    const out = core.step(ORIGIN + (bucket + 1) * BUCKET_MS + 1);
+    const out = core.step(stepMsOf(bucket));
     ticks.push(performance.now() - t0);
     if (out.snapshots.length !== n) throw new Error(`expected ${n} snapshots, got ${out.snapshots.length}`);
   }
