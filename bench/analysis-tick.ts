@@ -65,6 +65,15 @@ export function median(xs: readonly number[]): number {
   return s[Math.floor(s.length / 2)]!;
 }
 
+/** feeds and steps buckets 0 .. steps - 1 of `keys`, yielding to the event loop now and then */
+async function warmUp(core: AnalysisCoreImpl, keys: readonly string[], steps: number): Promise<void> {
+  for (let bucket = 0; bucket < steps; bucket++) {
+    feed(core, keys, bucket);
+    core.step(stepMsOf(bucket));
+    if (bucket % 5 === 0) await new Promise((r) => setImmediate(r));
+  }
+}
+
 async function benchOne(n: number, warmSteps: number, gc: () => void): Promise<{ tickMs: number; observeMs: number; heapPerWorkload: number; buffersPerWorkload: number }> {
   // the previous size's core must be gone, typed-array backing stores included, before counting
   gc();
@@ -74,12 +83,8 @@ async function benchOne(n: number, warmSteps: number, gc: () => void): Promise<{
   const buffersBefore = process.memoryUsage().arrayBuffers;
   const core = new AnalysisCoreImpl({ newHexId: () => '000000000000' });
   const keys = benchKeys(n);
-  let bucket = 0;
-  for (; bucket < warmSteps; bucket++) {
-    feed(core, keys, bucket);
-    core.step(stepMsOf(bucket));
-    if (bucket % 5 === 0) await new Promise((r) => setImmediate(r));
-  }
+  await warmUp(core, keys, warmSteps);
+  let bucket = warmSteps;
   gc();
   const heapPerWorkload = (process.memoryUsage().heapUsed - before) / n;
   // typed arrays (windows, rings, seasons) live outside the JS heap: reported separately
@@ -109,13 +114,7 @@ const CODE_WARMUP_STEPS = 300;
  * KB per workload at 1k instead of 6.5), so it is not per-workload heap.
  */
 async function warmCode(): Promise<void> {
-  const core = new AnalysisCoreImpl({ newHexId: () => '000000000000' });
-  const keys = benchKeys(CODE_WARMUP_WORKLOADS);
-  for (let bucket = 0; bucket < CODE_WARMUP_STEPS; bucket++) {
-    feed(core, keys, bucket);
-    core.step(stepMsOf(bucket));
-    if (bucket % 25 === 0) await new Promise((r) => setImmediate(r));
-  }
+  await warmUp(new AnalysisCoreImpl({ newHexId: () => '000000000000' }), benchKeys(CODE_WARMUP_WORKLOADS), CODE_WARMUP_STEPS);
 }
 
 export async function runAnalysisBench(): Promise<{ name: string; value: string }[]> {
