@@ -7,7 +7,10 @@
  * - dependent chain: each read's address comes from the value read before (the latency of one
  *   miss, TLB walk included; what a binary search or a pointer chase pays per step);
  * - independent reads: addresses known in advance, so the core overlaps as many misses as it can
- *   (the best throughput a prefetch pass over many lines can reach).
+ *   (the best throughput a prefetch pass over many lines can reach);
+ * - independent read-modify-writes: the same addresses, each value read, changed and stored back
+ *   (what the tick does to most lines it reads: rings, sums and counters; a changed line must also
+ *   be written back to memory when it is evicted).
  *
  *   node --max-old-space-size=4096 --import tsx bench/memory-access.ts [MB ...]   (default 2048 64)
  *
@@ -26,6 +29,8 @@ export interface MemoryAccessFigures {
   chainNs: number;
   /** ns per read when the addresses are independent */
   independentNs: number;
+  /** ns per read-modify-write of a line when the addresses are independent */
+  independentRmwNs: number;
 }
 
 /** line starts in [0, lines) drawn with a fixed-seed generator (xorshift32): the same every run */
@@ -45,6 +50,10 @@ function independentSum(a: Float64Array, at: Int32Array): number {
   let sum = 0;
   for (let i = 0; i < at.length; i++) sum += a[at[i]!]!;
   return sum;
+}
+
+function independentIncrement(a: Float64Array, at: Int32Array): void {
+  for (let i = 0; i < at.length; i++) a[at[i]!]! += 1;
 }
 
 /** each step's address is picked with the value just read, so no read can start before the last ends */
@@ -73,14 +82,18 @@ export function measureMemoryAccess(megabytes: number): MemoryAccessFigures {
   t = performance.now();
   sink += chainSum(a, at, CHAIN_STEPS);
   const chainNs = ((performance.now() - t) * 1e6) / CHAIN_STEPS;
+  independentIncrement(a, at.subarray(0, 1 << 16));
+  t = performance.now();
+  independentIncrement(a, at);
+  const independentRmwNs = ((performance.now() - t) * 1e6) / READS;
   if (Number.isNaN(sink)) throw new Error('unreachable: the sums are finite');
-  return { megabytes, chainNs, independentNs };
+  return { megabytes, chainNs, independentNs, independentRmwNs };
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const sizes = process.argv.slice(2).map(Number).filter((x) => x > 0);
   for (const mb of sizes.length > 0 ? sizes : [2048, 64]) {
     const f = measureMemoryAccess(mb);
-    console.log(`${String(mb).padStart(5)} MB: dependent chain ${f.chainNs.toFixed(1)} ns per read; independent reads ${f.independentNs.toFixed(1)} ns per line`);
+    console.log(`${String(mb).padStart(5)} MB: dependent chain ${f.chainNs.toFixed(1)} ns per read; independent reads ${f.independentNs.toFixed(1)} ns per line; independent read-modify-writes ${f.independentRmwNs.toFixed(1)} ns per line`);
   }
 }
