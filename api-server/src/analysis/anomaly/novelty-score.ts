@@ -224,11 +224,13 @@ function resetChunk(id: number): void {
   initChunk(id);
 }
 
-const ratioScore = (d: number, h: number): number => {
-  if (!(d > 0) || !Number.isFinite(h)) return 0;
-  const e = d / (h + 1e-9);
-  return e / (1 + e);
-};
+/** the calibrated experts (dispersion, day, week, context): their departures in observeNovelty's order */
+const CALIBRATED = 4;
+/** where each calibrated expert's decaying maximum is kept, and its score */
+const CALIBRATED_HISTORY = Int32Array.of(S_H_DISP, S_H_DAY, S_H_WEEK, S_H_CTX);
+const CALIBRATED_SCORE = S_EXPERTS + 1;
+/** observeNovelty's departures of the calibrated experts (synchronous, so one array serves every chunk) */
+const CALIBRATED_DEPARTURES = new Float64Array(CALIBRATED);
 
 /** the last point's step and time and what follows from them: [dt, rate, at, day slot, week slot] (NaN: none yet) */
 const TIME_MEMO = Float64Array.of(NaN, NaN, NaN, NaN, NaN);
@@ -313,19 +315,35 @@ export function observeNovelty(id: number, y: number, atSeconds: number, median:
   const dRun = runExcess(s, sb, y);
 
   let best = 0;
-  if (i >= NOVELTY.warmupPoints) {
+  const scored = i >= NOVELTY.warmupPoints;
+  const departures = CALIBRATED_DEPARTURES;
+  departures[0] = dDisp;
+  departures[1] = dDay;
+  departures[2] = dWeek;
+  departures[3] = ctxMean;
+  // each calibrated expert: e = d / h against its decaying maximum h of earlier points, scored
+  // e / (1 + e) (0 without a positive d or a finite h); then h learns d. A loop, not a helper per
+  // expert: a call that is not inlined boxes its double arguments and result.
+  for (let k = 0; k < CALIBRATED; k += 1) {
+    const d = departures[k] as number;
+    const at = sb + (CALIBRATED_HISTORY[k] as number);
+    const h = s[at] as number;
+    const finite = Number.isFinite(h);
+    if (scored) {
+      let score = 0;
+      if (d > 0 && finite) {
+        const e = d / (h + 1e-9);
+        score = e / (1 + e);
+      }
+      s[sb + CALIBRATED_SCORE + k] = score;
+    }
+    s[at] = finite ? Math.max(d, h * NOVELTY.historyDecay) : d;
+  }
+  if (scored) {
     s[sb + S_EXPERTS] = dRange > 0 ? dRange / (dRange + NOVELTY.rangeScale) : 0;
-    s[sb + S_EXPERTS + 1] = ratioScore(dDisp, s[sb + S_H_DISP] as number);
-    s[sb + S_EXPERTS + 2] = ratioScore(dDay, s[sb + S_H_DAY] as number);
-    s[sb + S_EXPERTS + 3] = ratioScore(dWeek, s[sb + S_H_WEEK] as number);
-    s[sb + S_EXPERTS + 4] = ratioScore(ctxMean, s[sb + S_H_CTX] as number);
     s[sb + S_EXPERTS + 5] = dRun > 0 ? dRun / (dRun + NOVELTY.rangeScale) : 0;
     for (let k = 0; k < EXPERTS; k += 1) best = Math.max(best, s[sb + S_EXPERTS + k] as number);
   }
-  s[sb + S_H_DISP] = decayMax(s[sb + S_H_DISP] as number, dDisp);
-  s[sb + S_H_DAY] = decayMax(s[sb + S_H_DAY] as number, dDay);
-  s[sb + S_H_WEEK] = decayMax(s[sb + S_H_WEEK] as number, dWeek);
-  s[sb + S_H_CTX] = decayMax(s[sb + S_H_CTX] as number, ctxMean);
 
   // suppression of repeats
   const sinceHold = i - (s[sb + S_LAST_HOLD] as number);
@@ -631,10 +649,6 @@ function profileDeparture(f: Float32Array, slotAt: number, s: Float64Array, seri
   f[meanAt] = (1 - rate) * mean + rate * y;
   s[seriesDevAt] = (1 - NOVELTY.seriesDeviationRate) * (s[seriesDevAt] as number) + NOVELTY.seriesDeviationRate * e;
   return Number.isFinite(d) ? d : 0;
-}
-
-function decayMax(h: number, d: number): number {
-  return Number.isFinite(h) ? Math.max(d, h * NOVELTY.historyDecay) : d;
 }
 
 /** releases a NoveltyScore's chunk once the score is garbage collected */

@@ -68,8 +68,6 @@ const CA_ILR = 3;
 const NOVELTY_AT = 4;
 const NO_FIRINGS: readonly Firing[] = Object.freeze([]);
 
-const squash = (s: number): number => (Number.isFinite(s) && s > 0 ? s / (s + THRESHOLD) : 0);
-
 const THRESHOLD = 3;
 /** the novelty score at which `novelty` fires: the standard profile's corpus threshold (docs/nab.md) */
 export const NOVELTY_FIRES_AT = 0.51;
@@ -198,7 +196,7 @@ export class SeriesDetectors {
 /**
  * The §5.6 methods and the novelty score on the point `base` (the series' ensemble) has just
  * observed, the novelty state in chunk `novelty`: the firings (a shared empty array when none
- * fired); the method scores are left in LAST_SCORES. Non-finite input: nothing, no firings.
+ * fired, else a fresh array the caller may keep); the method scores are left in LAST_SCORES. Non-finite input: nothing, no firings.
  */
 export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xSeconds: number, atSeconds: number): readonly Firing[] {
   const scores = LAST_SCORES;
@@ -232,14 +230,14 @@ export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xS
     const mu = sum / n;
     const sigma = Math.sqrt(Math.max(0, sumSq / n - mu * mu));
     const z = Math.abs(y - mu) / (sigma + 1e-10);
-    if (sigma > 1e-9) scores[ZSCORE] = squash(z);
+    if (sigma > 1e-9) scores[ZSCORE] = z;
     if (sigma > 1e-9 && z > THRESHOLD) (firings ??= []).push({ method: 'zscore', value: y, expected: mu, score: (y - mu) / (sigma + 1e-10) });
     const med = sortedMedian(d, VALUE_META, layout.valueSorted);
     median = med;
     const madSigma = 1.4826 * sortedMedianAbsDeviation(d, VALUE_META, layout.valueSorted, med);
     if (madSigma >= 1e-10) {
       const m = Math.abs(y - med) / madSigma;
-      scores[MAD] = squash(m);
+      scores[MAD] = m;
       if (m > THRESHOLD) (firings ??= []).push({ method: 'mad', value: y, expected: med, score: m });
     }
   }
@@ -274,7 +272,7 @@ export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xS
     const sigma = Math.sqrt(Math.max(0, rSumSq / held - mean * mean));
     if (sigma >= 1e-10 && count + 1 >= 10) {
       const s = Math.abs(residual) / sigma;
-      scores[SEASONAL] = squash(s);
+      scores[SEASONAL] = s;
       if (s > THRESHOLD) (firings ??= []).push({ method: 'seasonal', value: y, expected, score: s });
     }
   }
@@ -282,13 +280,19 @@ export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xS
   // ca_ilr: metricR of the series (burst 20 here, stable 240 = the ensemble's line)
   linePush(d, BURST_LINE, BURST_POINTS, xSeconds, y);
   const r = seriesMetricRatio(base, NOISE_GATE);
-  if (r !== null) scores[CA_ILR] = squash(r);
+  if (r !== null) scores[CA_ILR] = r;
   if (r !== null && r > THRESHOLD) {
     (firings ??= []).push({ method: 'ca_ilr', value: r, expected: linePredict(d, STABLE_LINE, xSeconds), score: r });
   }
 
   // novelty: the median only once the 300-value window is full, as the dispersion expert wants
   const score = observeNovelty(novelty, y, atSeconds, n >= VALUE_WINDOW ? median : NaN);
+  // the four methods' raw scores into [0, 1]: s / (s + 3), 0 for a score that is not positive and finite
+  // (a loop, not a helper per method: a call that is not inlined boxes its double argument and result)
+  for (let k = ZSCORE; k <= CA_ILR; k += 1) {
+    const raw = scores[k] as number;
+    scores[k] = raw > 0 && raw < Number.POSITIVE_INFINITY ? raw / (raw + THRESHOLD) : 0;
+  }
   scores[NOVELTY_AT] = score;
   if (score >= NOVELTY_FIRES_AT) (firings ??= []).push({ method: 'novelty', value: y, expected: median, score });
   return firings ?? NO_FIRINGS;

@@ -20,7 +20,8 @@ export const DERIVED_SERIES = ['health_score', 'stress', 'fatigue', 'fused_ruptu
 export interface SeriesPoint {
   series: string;
   value: number;
-  firings: Firing[];
+  /** detectPoint's array of this point (its own: detectPoint returns a fresh one whenever a method fires) */
+  firings: readonly Firing[];
   consensus: boolean;
 }
 
@@ -74,7 +75,7 @@ export class SeriesSet {
     const ensemble = this.ensembles[i] as SeriesEnsemble;
     ensemble.observe(y, xSeconds);
     const firings = detectPoint(ensemble, this.novelty[i] as number, y, xSeconds, atSeconds);
-    return firings.length === 0 ? NO_FIRINGS : { series: name, value: y, firings: [...firings], consensus: firings.length >= 2 };
+    return firings.length === 0 ? NO_FIRINGS : { series: name, value: y, firings, consensus: firings.length >= 2 };
   }
 
   /**
