@@ -814,7 +814,11 @@ export class WorkloadAnalyzer {
 
   /** context-event quiet period: 60 s before to 300 s after an event of this workload (§8.7) */
   private inQuietPeriod(tMs: number, events: readonly ContextEventInput[]): boolean {
-    for (const e of events) if (tMs >= e.timeMs - QUIET_BEFORE_MS && tMs <= e.timeMs + QUIET_AFTER_MS) return true;
+    // indexed: a for-of here allocated an iterator on every step of every workload
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i]!;
+      if (tMs >= e.timeMs - QUIET_BEFORE_MS && tMs <= e.timeMs + QUIET_AFTER_MS) return true;
+    }
     return false;
   }
 
