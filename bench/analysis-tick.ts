@@ -13,6 +13,7 @@
  * Run: `node --import tsx bench/analysis-tick.ts` (or through `npm run bench`). GC: uses
  * global.gc when started with --expose-gc, else enables it at run time via v8 flags.
  */
+import { PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { pathToFileURL } from 'node:url';
@@ -74,7 +75,22 @@ async function warmUp(core: AnalysisCoreImpl, keys: readonly string[], steps: nu
   }
 }
 
-async function benchOne(n: number, warmSteps: number, gc: () => void): Promise<{ tickMs: number; observeMs: number; heapPerWorkload: number; buffersPerWorkload: number }> {
+/** the garbage collector's pauses inside each of `windows` ([start, end] in performance.now() time): their sum per window and their count */
+function pausesIn(entries: readonly PerformanceEntry[], windows: readonly (readonly [number, number])[]): { perWindowMs: number[]; count: number } {
+  let count = 0;
+  const perWindowMs = windows.map(([start, end]) => {
+    let ms = 0;
+    for (const e of entries) {
+      if (e.startTime < start || e.startTime > end) continue;
+      ms += e.duration;
+      count += 1;
+    }
+    return ms;
+  });
+  return { perWindowMs, count };
+}
+
+async function benchOne(n: number, warmSteps: number, gc: () => void): Promise<{ tickMs: number; observeMs: number; heapPerWorkload: number; buffersPerWorkload: number; gcMs: number; gcCount: number }> {
   // the previous size's core must be gone, typed-array backing stores included, before counting
   gc();
   await new Promise((r) => setImmediate(r));
@@ -91,16 +107,29 @@ async function benchOne(n: number, warmSteps: number, gc: () => void): Promise<{
   const buffersPerWorkload = (process.memoryUsage().arrayBuffers - buffersBefore) / n;
   const ticks: number[] = [];
   const observes: number[] = [];
+  // the collector's pauses during the timed ticks (the young generation's scavenges, mostly)
+  const gcEntries: PerformanceEntry[] = [];
+  const gcObserver = new PerformanceObserver((list) => {
+    gcEntries.push(...list.getEntries());
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
+  const windows: [number, number][] = [];
   for (let i = 0; i < TIMED_TICKS; i++, bucket++) {
     const o0 = performance.now();
     feed(core, keys, bucket);
     observes.push(performance.now() - o0);
     const t0 = performance.now();
     const out = core.step(stepMsOf(bucket));
-    ticks.push(performance.now() - t0);
+    const t1 = performance.now();
+    ticks.push(t1 - t0);
+    windows.push([t0, t1]);
     if (out.snapshots.length !== n) throw new Error(`expected ${n} snapshots, got ${out.snapshots.length}`);
   }
-  return { tickMs: median(ticks), observeMs: median(observes), heapPerWorkload, buffersPerWorkload };
+  // the observer's entries arrive after the ticks, on the event loop
+  await new Promise((r) => setTimeout(r, 50));
+  gcObserver.disconnect();
+  const pauses = pausesIn(gcEntries, windows);
+  return { tickMs: median(ticks), observeMs: median(observes), heapPerWorkload, buffersPerWorkload, gcMs: median(pauses.perWindowMs), gcCount: pauses.count };
 }
 
 /** workloads and steps of the throwaway core that compiles the analysis code before any size is measured */
@@ -147,6 +176,7 @@ export async function runAnalysisBench(): Promise<{ name: string; value: string 
     const r = await benchOne(n, warm, gc);
     const label = `analysis tick ${n / 1000}k workloads × 6 metrics (warm ${warm} steps)`;
     rows.push({ name: `${label}: step()`, value: `${r.tickMs.toFixed(1)} ms` });
+    rows.push({ name: `${label}: GC pauses within step()`, value: `${r.gcMs.toFixed(1)} ms (median per tick; ${r.gcCount} pauses in ${TIMED_TICKS} ticks)` });
     rows.push({ name: `${label}: observe 6n samples`, value: `${r.observeMs.toFixed(1)} ms` });
     rows.push({ name: `${label}: heap per workload`, value: `${(r.heapPerWorkload / 1024).toFixed(2)} KB` });
     rows.push({ name: `${label}: typed-array buffers per workload`, value: `${(r.buffersPerWorkload / 1024).toFixed(2)} KB` });
