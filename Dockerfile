@@ -32,4 +32,4 @@ RUN mkdir -p /var/lib/faultline /etc/faultline && chown 65532:65532 /var/lib/fau
 USER 65532:65532
 EXPOSE 8080 8081 8082 4317 8125/udp 9090
 VOLUME ["/var/lib/faultline"]
-CMD ["node", "dist/api-server/src/main.js"]
+CMD ["node", "--max-semi-space-size=128", "dist/api-server/src/main.js"]

@@ -8,7 +8,9 @@
  *
  * Sizes: BENCH_ANALYSIS_SIZES (default 1k, 10k, 100k; 24 warm steps, 4 at 100k) and, with every
  * window full, BENCH_ANALYSIS_STEADY_SIZES (default 1k, 10k; 300 warm steps). The 100k run needs
- * a heap above node's default, which `npm run bench` sets (--max-old-space-size=12288).
+ * a heap above node's default, which `npm run bench` sets (--max-old-space-size=12288); it also
+ * gives the young generation the service's size (--max-semi-space-size=128, as `npm start`, the
+ * image and the manifests do; the row "young generation" says which one a run had).
  *
  * Run: `node --import tsx bench/analysis-tick.ts` (or through `npm run bench`). GC: uses
  * global.gc when started with --expose-gc, else enables it at run time via v8 flags.
@@ -168,6 +170,13 @@ async function warmCode(): Promise<void> {
   await warmUp(new AnalysisCoreImpl({ newHexId: () => '000000000000' }), benchKeys(CODE_WARMUP_WORKLOADS), CODE_WARMUP_STEPS);
 }
 
+/** the --max-semi-space-size this process was started with (command line or NODE_OPTIONS), or V8's default */
+function semiSpaceSetting(): string {
+  const flags = [...process.execArgv, ...(process.env['NODE_OPTIONS'] ?? '').split(/\s+/)];
+  const flag = flags.filter((f) => f.startsWith('--max-semi-space-size=')).pop();
+  return flag === undefined ? "V8's default (16 MB)" : `${flag.slice('--max-semi-space-size='.length)} MB`;
+}
+
 export async function runAnalysisBench(): Promise<{ name: string; value: string }[]> {
   const { gc, how } = gcFunction();
   // the budget applies to code optimised after it is set: before the warm-up compiles anything
@@ -180,6 +189,7 @@ export async function runAnalysisBench(): Promise<{ name: string; value: string 
   const rows: { name: string; value: string }[] = [
     { name: 'analysis tick: gc for heap figures', value: how },
     { name: 'analysis tick: V8 inlining budget (SVC_JIT_BUDGET)', value: budget },
+    { name: 'analysis tick: young generation (semi-space, --max-semi-space-size)', value: semiSpaceSetting() },
     { name: 'analysis tick: code compiled first (not counted as heap)', value: `${CODE_WARMUP_WORKLOADS} workloads × ${CODE_WARMUP_STEPS} steps` },
   ];
   const heapLimit = getHeapStatistics().heap_size_limit;

@@ -39,7 +39,7 @@ spec:
         - {name: SVC_CONFIG, value: /etc/faultline/config.yaml}
         - {name: SVC_DATA_DIR, value: /var/lib/faultline}
         - {name: NODE_ENV, value: production}
-        - {name: NODE_OPTIONS, value: --max-old-space-size=1536}
+        - {name: NODE_OPTIONS, value: --max-old-space-size=1536 --max-semi-space-size=128}
       startupProbe:
         httpGet: {path: /api/v2/health, port: http}
         periodSeconds: 2
