@@ -107,8 +107,7 @@ function pausesIn(entries: readonly PerformanceEntry[], windows: readonly (reado
 /**
  * step() at `nowMs`, returning only the number of snapshots: the output (10k snapshots and their
  * anomalies) is garbage once this returns, as in the service, whose analyzer loop hands it on and
- * drops it. Kept in the caller's frame, it stayed live through the next tick, whose scavenges then
- * copied it: four per 10k tick instead of one or two.
+ * drops it, so that no scavenge of the next tick finds it still live.
  */
 function snapshotCount(core: AnalysisCoreImpl, nowMs: number): number {
   return core.step(nowMs).snapshots.length;

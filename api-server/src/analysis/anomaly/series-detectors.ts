@@ -196,7 +196,8 @@ export class SeriesDetectors {
 /**
  * The §5.6 methods and the novelty score on the point `base` (the series' ensemble) has just
  * observed, the novelty state in chunk `novelty`: the firings (a shared empty array when none
- * fired, else a fresh array the caller may keep); the method scores are left in LAST_SCORES. Non-finite input: nothing, no firings.
+ * fired, else a fresh array the caller may keep); the method scores are left in LAST_SCORES.
+ * Non-finite input: nothing, no firings.
  */
 export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xSeconds: number, atSeconds: number): readonly Firing[] {
   const scores = LAST_SCORES;
