@@ -226,8 +226,9 @@ function resetChunk(id: number): void {
 
 /** the calibrated experts (dispersion, day, week, context): their departures in observeNovelty's order */
 const CALIBRATED = 4;
-/** where each calibrated expert's decaying maximum is kept, and its score */
+/** where each calibrated expert's decaying maximum is kept */
 const CALIBRATED_HISTORY = Int32Array.of(S_H_DISP, S_H_DAY, S_H_WEEK, S_H_CTX);
+/** where the first calibrated expert's score is kept (the other three follow in the same order) */
 const CALIBRATED_SCORE = S_EXPERTS + 1;
 /** observeNovelty's departures of the calibrated experts (synchronous, so one array serves every chunk) */
 const CALIBRATED_DEPARTURES = new Float64Array(CALIBRATED);
