@@ -31,6 +31,36 @@ describe('sorted window', () => {
     expect(w.medianAbsDeviation(15)).to.equal(10);
   });
 
+  it('even count: the second middle deviation from the same run as the first', () => {
+    const w = new SortedWindow(6);
+    for (const v of [12, 1, 7, 2, 11, 4]) w.push(v);
+    expect(w.median()).to.equal(5.5);
+    // left of 5.5: 1.5, 3.5, 4.5; right: 1.5, 5.5, 6.5 -> sorted 1.5, 1.5, 3.5, 4.5, 5.5, 6.5 -> (3.5 + 4.5) / 2
+    expect(w.medianAbsDeviation(5.5)).to.equal(4);
+    // a center that is not the median: |x - 9| = 8, 7, 5, 2, 2, 3 -> 2, 2, 3, 5, 7, 8 -> (3 + 5) / 2
+    expect(w.medianAbsDeviation(9)).to.equal(4);
+    // and the median again, after a search that ended elsewhere
+    expect(w.medianAbsDeviation(5.5)).to.equal(4);
+  });
+
+  it('the deviation does not depend on where the previous search ended (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.integer({ min: -4, max: 4 }), fc.double({ min: -1e3, max: 1e3, noNaN: true })), { minLength: 1, maxLength: 120 }),
+        fc.array(fc.double({ min: -1e3, max: 1e3, noNaN: true }), { minLength: 1, maxLength: 12 }),
+        (xs, centers) => {
+          const w = new SortedWindow(xs.length);
+          for (const x of xs) w.push(x);
+          // each call starts its search where the one before ended, wherever that was
+          for (const center of [...centers, w.median(), ...centers.map((c) => -c), w.median()]) {
+            expect(w.medianAbsDeviation(center)).to.equal(naiveMedian(xs.map((x) => Math.abs(x - center))));
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('keeps the last W values across storage growth and eviction, and agrees with the definitions (property)', () => {
     fc.assert(
       fc.property(

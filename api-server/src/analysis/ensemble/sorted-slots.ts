@@ -3,14 +3,17 @@
  * regions of a Float64Array: the median is O(1) to read, the median absolute deviation O(log W),
  * and an update costs O(W) memory moves with no allocation.
  *
- * Regions: two scalars at `meta` (ring head, count), the ring at `ring` and the sorted copy at
- * `sorted`, each with room for at least count + 1 values while the window fills (the ring is the
- * prefix [0, count) then, head 0) and exactly `capacity` once full. Zeros are an empty window.
+ * Regions: three scalars at `meta` (ring head, count, where the last deviation search ended), the
+ * ring at `ring` and the sorted copy at `sorted`, each with room for at least count + 1 values
+ * while the window fills (the ring is the prefix [0, count) then, head 0) and exactly `capacity`
+ * once full. Zeros are an empty window.
  */
 const HEAD = 0;
 const N = 1;
+/** where the last median absolute deviation's search ended (a hint: any value gives the same result) */
+const HINT = 2;
 /** scalars of a window's `meta` region */
-export const SORTED_META = 2;
+export const SORTED_META = 3;
 
 export function sortedCount(d: Float64Array, meta: number): number {
   return d[meta + N] as number;
@@ -82,15 +85,26 @@ export function sortedMedian(d: Float64Array, meta: number, sorted: number): num
 /**
  * Median of |x - center| over the window. The deviations left of `center` grow leftwards and those
  * right of it grow rightwards: two sorted runs, whose k-th smallest element a binary search finds
- * in O(log W) without a scratch array.
+ * in O(log W) without a scratch array. An even count needs the k-th and the (k-1)-th: one search
+ * gives both (kthDeviation leaves the second in BELOW).
  */
 export function sortedMedianAbsDeviation(d: Float64Array, meta: number, sorted: number, center: number): number {
   const n = (d[meta + N] as number) | 0;
   if (n === 0) return 0;
-  const split = lowerBound(d, sorted, n, center);
+  const split = splitAt(d, sorted, n, center);
   const k = n >> 1;
-  const upper = kthDeviation(d, sorted, n, center, split, k);
-  return n % 2 === 1 ? upper : (kthDeviation(d, sorted, n, center, split, k - 1) + upper) / 2;
+  const upper = kthDeviation(d, meta, sorted, n, center, split, k);
+  return n % 2 === 1 ? upper : ((BELOW[0] as number) + upper) / 2;
+}
+
+/**
+ * lowerBound(center): the median's own position when `center` is the median (the usual call: one
+ * comparison pair instead of a search), else the search
+ */
+function splitAt(d: Float64Array, sorted: number, n: number, center: number): number {
+  const mid = n >> 1;
+  if ((d[sorted + mid] as number) >= center && (mid === 0 || (d[sorted + mid - 1] as number) < center)) return mid;
+  return lowerBound(d, sorted, n, center);
 }
 
 /** the k-th oldest value (0 = oldest), k < count */
@@ -99,27 +113,68 @@ export function sortedAt(d: Float64Array, meta: number, ring: number, capacity: 
   return d[ring + (i >= capacity ? i - capacity : i)] as number;
 }
 
+/** where kthDeviation leaves the (k-1)-th smallest deviation (k >= 1) */
+const BELOW = new Float64Array(1);
+
 /**
  * The k-th smallest (0-based) of the left run L_i = center - sorted[split - 1 - i] and the right
  * run R_j = sorted[split + j] - center: take i from L and k + 1 - i from R such that neither run's
- * last taken element exceeds the other's first untaken one.
+ * last taken element exceeds the other's first untaken one. The k + 1 taken are the k + 1
+ * smallest: the k-th is the largest of them, and the (k-1)-th, left in BELOW when k >= 1, the
+ * second largest (the element before the largest in its run, or the other run's last taken).
+ * The search starts where the window's last one ended (the HINT scalar at `meta`) and gallops
+ * outwards (1, 2, 4, ... positions) while the answer lies the same way, then bisects what is left:
+ * one point in and one out move the answer by a position or two. Where it starts changes only how
+ * many probes it takes (the k + 1 smallest are the same values for every valid split).
  */
-function kthDeviation(d: Float64Array, s: number, n: number, center: number, split: number, k: number): number {
+function kthDeviation(d: Float64Array, meta: number, s: number, n: number, center: number, split: number, k: number): number {
   const nLeft = split;
   const nRight = n - split;
   const take = k + 1;
   let lo = Math.max(0, take - nRight);
   let hi = Math.min(take, nLeft);
+  const hint = (d[meta + HINT] as number) | 0;
+  let i = hint < lo ? lo : hint > hi ? hi : hint;
+  let step = 1;
+  // -1 or 1 while galloping that way, 0 before the first step, 2 once bisecting
+  let way = 0;
   while (lo <= hi) {
-    const i = (lo + hi) >> 1;
     const j = take - i;
     const leftLast = i > 0 ? center - (d[s + split - i] as number) : Number.NEGATIVE_INFINITY;
     const leftNext = i < nLeft ? center - (d[s + split - 1 - i] as number) : Number.POSITIVE_INFINITY;
     const rightLast = j > 0 ? (d[s + split + j - 1] as number) - center : Number.NEGATIVE_INFINITY;
     const rightNext = j < nRight ? (d[s + split + j] as number) - center : Number.POSITIVE_INFINITY;
-    if (leftLast > rightNext) hi = i - 1;
-    else if (rightLast > leftNext) lo = i + 1;
-    else return Math.max(leftLast, rightLast);
+    if (leftLast > rightNext) {
+      // the answer is left of i
+      hi = i - 1;
+      if (way <= 0 && i - step >= lo) {
+        way = -1;
+        i -= step;
+        step <<= 1;
+        continue;
+      }
+      way = 2;
+    } else if (rightLast > leftNext) {
+      lo = i + 1;
+      if ((way === 0 || way === 1) && i + step <= hi) {
+        way = 1;
+        i += step;
+        step <<= 1;
+        continue;
+      }
+      way = 2;
+    } else {
+      d[meta + HINT] = i;
+      if (leftLast >= rightLast) {
+        const beforeLeft = i > 1 ? center - (d[s + split - i + 1] as number) : Number.NEGATIVE_INFINITY;
+        BELOW[0] = Math.max(beforeLeft, rightLast);
+      } else {
+        const beforeRight = j > 1 ? (d[s + split + j - 2] as number) - center : Number.NEGATIVE_INFINITY;
+        BELOW[0] = Math.max(leftLast, beforeRight);
+      }
+      return Math.max(leftLast, rightLast);
+    }
+    i = (lo + hi) >> 1;
   }
   return 0; // unreachable for 0 <= k < n
 }
