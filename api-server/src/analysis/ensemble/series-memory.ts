@@ -46,7 +46,7 @@ export const ARI_HEAD = HW_BUFFER_SUM + 1;
 export const ARI_COUNT = ARI_HEAD + 1;
 export const ARI_LAST = ARI_COUNT + 1;
 export const ARI_SINCE_FIT = ARI_LAST + 1;
-/** the value window's head and count */
+/** the value window's scalars (ring head, count, deviation search hint; sorted-slots.ts) */
 export const VALUE_META = ARI_SINCE_FIT + 1;
 // the detectors' running sums: the value window's, and their seasonal residuals'
 export const DET_SUM = VALUE_META + SORTED_META;

@@ -20,10 +20,10 @@ export function sortedCount(d: Float64Array, meta: number): number {
 }
 
 /**
- * First position in the sorted copy whose value is >= v. A branching bisection down to 16 values
- * (its speculative reads overlap the cache misses of the first levels), then the last levels
- * without a branch on the comparisons (inside one or two cache lines, where a mispredicted branch
- * costs more than it hides).
+ * First position in the sorted copy whose value is >= v. A branching bisection down to 16 values,
+ * then the last levels without a branch on the comparisons (inside one or two cache lines). A
+ * search without any branch was slower at 10 000 workloads, probably because the branching one's
+ * speculative reads overlap the misses of the first levels (docs/performance.md).
  */
 function lowerBound(d: Float64Array, sorted: number, n: number, v: number): number {
   let lo = 0;
@@ -159,7 +159,7 @@ function kthDeviation(d: Float64Array, meta: number, s: number, n: number, cente
     if (leftLast > rightNext) {
       // the answer is left of i
       hi = i - 1;
-      if (way <= 0 && i - step >= lo) {
+      if ((way === 0 || way === -1) && i - step >= lo) {
         way = -1;
         i -= step;
         step <<= 1;
