@@ -356,8 +356,7 @@ export class AnalysisCoreImpl implements AnalysisCore {
   }
 
   lastProcessedBucket(key: string): number | undefined {
-    const last = this.workloads.get(key)?.buckets.lastProcessed;
-    return last === undefined || !Number.isFinite(last) ? undefined : last;
+    return this.workloads.get(key)?.buckets.lastProcessed;
   }
 
   ingestStats(): IngestStats {

@@ -257,7 +257,11 @@ export interface AnalysisCore {
   importWorkload(key: string, state: unknown): void;
   /** Forgets a workload (cluster mode: its partition moved to another replica). */
   removeWorkload(key: string): void;
-  /** The index of the workload's last processed 15-s bucket; undefined when unknown or none yet. */
+  /**
+   * The index of the workload's last processed 15-s bucket: −Infinity while the analysis holds
+   * the workload but has processed none of its buckets yet (they are still open), undefined when
+   * it does not hold the workload.
+   */
   lastProcessedBucket(key: string): number | undefined;
   /** ingest counters (additive, optional) */
   ingestStats?(): AnalysisIngestStats;

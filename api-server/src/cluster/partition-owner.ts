@@ -75,6 +75,8 @@ export class PartitionOwner {
   private readonly restoring = new Map<number, Promise<void>>();
   private readonly replay = new ReplayOffsets();
   private readonly dirty = new Set<string>();
+  /** per workload, the last processed bucket of the state last written to (or restored from) the state topic */
+  private readonly writtenBucket = new Map<string, number>();
   private readonly recentAnomalies = new Map<string, AnomalyEvent[]>();
   private timer: NodeJS.Timeout | undefined;
   private loop: Promise<void> | undefined;
@@ -241,6 +243,7 @@ export class PartitionOwner {
       this.core.removeWorkload(key);
       this.recentAnomalies.delete(key);
       this.dirty.delete(key);
+      this.writtenBucket.delete(key);
       dropped += 1;
     }
     this.replay.forget(p);
@@ -301,6 +304,7 @@ export class PartitionOwner {
       if (partitionOf(workload, this.options.partitions) !== p) continue;
       try {
         this.core.importWorkload(workload, JSON.parse(value) as unknown);
+        this.writtenBucket.set(workload, this.core.lastProcessedBucket(workload) ?? Number.NEGATIVE_INFINITY);
         imported += 1;
       } catch (error) {
         this.options.log.warn({ workload, err: error }, 'cluster: stored state unreadable; the workload restarts calibration');
@@ -341,7 +345,15 @@ export class PartitionOwner {
     const owned = [...this.restored].filter((p) => this.assigned.has(p));
     if (owned.length === 0) return;
     const byPartition = new Map<number, string[]>();
-    for (const key of this.dirty) {
+    // The offsets below settle every record whose bucket is processed, so every workload whose
+    // processed buckets moved past its written state is written with them, stepped or not in a
+    // tick whose read views are published yet (afterStep runs once that tick is stored).
+    const due = new Set(this.dirty);
+    for (const key of this.core.workloadKeys()) {
+      const last = this.core.lastProcessedBucket(key);
+      if (last !== undefined && last !== (this.writtenBucket.get(key) ?? Number.NEGATIVE_INFINITY)) due.add(key);
+    }
+    for (const key of due) {
       const p = partitionOf(key, this.options.partitions);
       if (!this.restored.has(p) || !this.assigned.has(p)) continue;
       let list = byPartition.get(p);
@@ -357,18 +369,22 @@ export class PartitionOwner {
       if (from !== undefined) offsets.push({ topic: this.options.telemetryTopic, partition: p, offset: from, leaderEpoch: -1 });
     }
     const messages: OutgoingRecord[] = [];
-    const written: string[] = [];
+    const written: [string, number][] = [];
     for (const [p, keys] of byPartition) {
       for (const key of keys) {
         const state = this.core.exportWorkload(key);
         if (state === undefined) continue;
         messages.push({ topic: this.options.stateTopic, partition: p, key: stateKey(key), value: JSON.stringify(state) });
-        written.push(key);
+        written.push([key, this.core.lastProcessedBucket(key) ?? Number.NEGATIVE_INFINITY]);
       }
     }
     try {
       if (messages.length > 0) await this.producer.send(messages);
-      for (const key of written) this.dirty.delete(key);
+      for (const [key, bucket] of written) {
+        this.dirty.delete(key);
+        // still ours: a workload released meanwhile has no written state to track here
+        if (this.drives(key)) this.writtenBucket.set(key, bucket);
+      }
       // commit only partitions still ours: a commit for a partition that moved would rewind its new owner
       const still = offsets.filter((o) => this.assigned.has(o.partition));
       if (still.length > 0) await this.consumer.commit({ offsets: still });

@@ -13,7 +13,10 @@
  * or when the workload is not in the analysis at all (every sample was refused).
  */
 export interface ProcessedBuckets {
-  /** the workload's last processed bucket index; undefined when the analysis does not hold it */
+  /**
+   * the workload's last processed bucket index: −Infinity while the analysis holds it with none
+   * processed yet (its records stay unsettled), undefined when the analysis does not hold it
+   */
   lastProcessedBucket(workload: string): number | undefined;
 }
 

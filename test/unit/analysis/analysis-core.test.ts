@@ -43,6 +43,17 @@ describe('AnalysisCoreImpl facade', function () {
     expect(core.ingestStats()).to.deep.equal({ acceptedSamples: 1, rejectedInvalid: 3, lateSamples: 1, overflowSamples: 0 });
   });
 
+  it('lastProcessedBucket: undefined for a workload it does not hold, −Infinity while every bucket is open, then the index', () => {
+    const core = new AnalysisCoreImpl({ newHexId: hexIds() });
+    expect(core.lastProcessedBucket('a/Deployment/b')).to.equal(undefined);
+    core.observeMetric({ workload: 'a/Deployment/b', pod: undefined, name: 'cpu', value: 0.5, timeMs: ORIGIN + 1_000 });
+    expect(core.lastProcessedBucket('a/Deployment/b')).to.equal(Number.NEGATIVE_INFINITY);
+    core.step(ORIGIN + 60_000);
+    expect(core.lastProcessedBucket('a/Deployment/b')).to.equal(ORIGIN / 15_000);
+    core.removeWorkload('a/Deployment/b');
+    expect(core.lastProcessedBucket('a/Deployment/b')).to.equal(undefined);
+  });
+
   it('a one-hour backfill runs 240 steps in one call and finishes calibration', () => {
     const core = new AnalysisCoreImpl({ newHexId: hexIds() });
     backfill(core, 'a/Deployment/b', 240);

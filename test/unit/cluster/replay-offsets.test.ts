@@ -31,6 +31,16 @@ describe('cluster replay offsets', () => {
     expect(r.replayFrom(3, processedAt({}))).to.equal(1n);
   });
 
+  it('keeps the records of a held workload with none of its buckets processed yet (−Infinity) unsettled', () => {
+    const r = new ReplayOffsets();
+    r.startAt(2, 0n);
+    r.consumed(2, 0n, 'fresh', 7);
+    r.consumed(2, 1n, 'fresh', 8);
+    expect(r.replayFrom(2, processedAt({ fresh: Number.NEGATIVE_INFINITY }))).to.equal(0n);
+    expect(r.waiting(2)).to.equal(2);
+    expect(r.replayFrom(2, processedAt({ fresh: 7 }))).to.equal(1n);
+  });
+
   it('keeps partitions apart and forgets a released one', () => {
     const r = new ReplayOffsets();
     r.startAt(0, 0n);
