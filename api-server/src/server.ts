@@ -17,7 +17,7 @@ import { LoggingExecutor } from './actions/executors/logging-executor.js';
 import { WebhookExecutor } from './actions/executors/webhook-executor.js';
 import { AnalysisCoreImpl } from './analysis/analysis-core.js';
 import type { WeightOverride } from './analysis/contract.js';
-import type { Settings } from './config/settings.js';
+import { bucketGraceMsOf, type Settings } from './config/settings.js';
 import type { ActionPayload } from './events/envelope.js';
 import { ControlPlane } from './control/control-plane.js';
 import { normaliseOverrides, weightOverridesBody } from './control/weight-overrides.js';
@@ -78,7 +78,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
   await db.open();
 
   const metrics = new SelfMetrics(VERSION);
-  const core = new AnalysisCoreImpl({ newHexId, config: { calibrationSteps: settings.deployment.calibrationSteps } });
+  const core = new AnalysisCoreImpl({ newHexId, config: { calibrationSteps: settings.deployment.calibrationSteps, bucketGraceMs: bucketGraceMsOf(settings) } });
   const pipeline = new IngestPipeline(core, { accepted: (s, n) => metrics.accepted(s, n), dropped: (r, n) => metrics.droppedRecords(r, n) }, now);
   const store = new AnalysisStore(db);
   const hub = new EventHub();

@@ -13,7 +13,18 @@ const RAMP_FROM = 248;
 
 const wobble = (i: number, base: number): number => base + 0.004 * Math.sin(i * 1.3);
 
-export async function postRupturingHistory(svc: Pick<TestService, 'post' | 'otlp'>, namespace: string, deployment: string, endMs = Math.floor(Date.now() / STEP) * STEP): Promise<void> {
+/** log lines and spans postRupturingHistory posts: 6 lines and 10 spans a step, 2 more lines a step per ramp step */
+export const RUPTURING_LOG_LINES = STEPS * 6 + (STEPS - RAMP_FROM - 1) * (STEPS - RAMP_FROM);
+export const RUPTURING_SPANS = STEPS * 10;
+
+export async function postRupturingHistory(
+  svc: Pick<TestService, 'post' | 'otlp'>,
+  namespace: string,
+  deployment: string,
+  endMs = Math.floor(Date.now() / STEP) * STEP,
+  /** awaited between the metrics and the logs and spans (the service may tick in between) */
+  betweenSources?: () => Promise<void>,
+): Promise<void> {
   const start = endMs - STEPS * STEP;
   const r = { namespace, deployment };
   const cpu: [number, number][] = [];
@@ -33,6 +44,7 @@ export async function postRupturingHistory(svc: Pick<TestService, 'post' | 'otlp
     for (let k = 0; k < 10; k += 1) spans.push({ t: t + k * 100, durationMs: 50, error: ramp > 0 && k < 5 });
   }
   expect((await svc.post('/v1/metrics', otlpMetrics(r, { 'process.cpu.utilization': cpu, 'process.memory.utilization': memory, latency_ms: latency }), svc.otlp)).status).to.equal(200);
+  if (betweenSources !== undefined) await betweenSources();
   expect((await svc.post('/v1/logs', otlpLogs(r, lines), svc.otlp)).status).to.equal(200);
   expect((await svc.post('/v1/traces', otlpSpans(r, spans), svc.otlp)).status).to.equal(200);
 }

@@ -26,6 +26,13 @@ export interface AnalysisConfig {
   maxPodsPerWorkload: number;
   /** unprocessed buckets buffered per workload (a backfill of this many buckets at most) */
   maxOpenBuckets: number;
+  /**
+   * How long (server time, ms) a closed bucket waits before it is processed, counted from the
+   * first step that found it closed. Its other sources may still arrive meanwhile (a workload's
+   * metrics, logs and spans come as separate requests, in cluster mode as separate Kafka
+   * records). 0 (the default) is §0.1 as written: processed at the step that finds it closed.
+   */
+  bucketGraceMs: number;
   /** explain records kept (§8.1): count and age */
   maxExplainRecords: number;
   explainRetentionMs: number;
@@ -44,6 +51,7 @@ export const DEFAULT_ANALYSIS_CONFIG: AnalysisConfig = {
   calibrationMinutes: undefined,
   maxPodsPerWorkload: 32,
   maxOpenBuckets: 2880,
+  bucketGraceMs: 0,
   maxExplainRecords: 1000,
   explainRetentionMs: 7 * 24 * 3600 * 1000,
   fatigueThreshold: 0.3,

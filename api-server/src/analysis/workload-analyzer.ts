@@ -214,7 +214,7 @@ export class WorkloadAnalyzer {
     maxSeries: number,
   ) {
     this.name = key.split('/')[2] ?? key;
-    this.buckets = new WorkloadBuckets(config.bucketMs, config.maxOpenBuckets);
+    this.buckets = new WorkloadBuckets(config.bucketMs, config.maxOpenBuckets, config.bucketGraceMs);
     this.series = new SeriesSet(maxSeries);
   }
 

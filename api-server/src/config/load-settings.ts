@@ -32,6 +32,7 @@ const SIMPLE: [string, string, keyof Settings][] = [
   ['edition', 'SVC_EDITION', 'edition'],
   ['ingest-rps', 'SVC_INGEST_RPS', 'ingestRps'],
   ['tick-seconds', 'SVC_TICK_SECONDS', 'tickSeconds'],
+  ['bucket-grace-seconds', 'SVC_BUCKET_GRACE_SECONDS', 'bucketGraceSeconds'],
   ['log-level', 'SVC_LOG_LEVEL', 'logLevel'],
   ['config', 'SVC_CONFIG', 'configFile'],
   ['jit-budget', 'SVC_JIT_BUDGET', 'jitBudget'],

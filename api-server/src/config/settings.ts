@@ -25,6 +25,8 @@ export const settingsSchema = z.object({
   ingestRps: z.coerce.number().positive('must be > 0').finite('must be finite'),
   workloadWeights: z.unknown().optional(),
   tickSeconds: z.coerce.number().positive('must be > 0').max(3600, 'must be at most 3600'),
+  /** how long a closed bucket waits for its other sources; undefined: 2 in cluster mode, else 0 (bucketGraceMsOf) */
+  bucketGraceSeconds: z.coerce.number().min(0, 'must be >= 0').max(60, 'must be at most 60').optional(),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'must be one of fatal, error, warn, info, debug, trace, silent' }),
   configFile: z.string().optional(),
   jitBudget: z.enum(JIT_BUDGETS, { message: 'must be raised or default' }),
@@ -72,3 +74,11 @@ export const yamlSchema = z
   .passthrough();
 
 export type YamlSettings = z.infer<typeof yamlSchema>;
+
+/** grace of a closed bucket in cluster mode unless set: a workload's sources reach the owner as separate Kafka records */
+export const CLUSTER_BUCKET_GRACE_SECONDS = 2;
+
+/** AnalysisConfig.bucketGraceMs of these settings */
+export function bucketGraceMsOf(settings: Settings): number {
+  return (settings.bucketGraceSeconds ?? (settings.deployment.cluster.enabled ? CLUSTER_BUCKET_GRACE_SECONDS : 0)) * 1000;
+}

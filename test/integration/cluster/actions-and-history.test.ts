@@ -148,7 +148,9 @@ describe('cluster mode: actions, KPI history and explain records across three re
     // telemetry through two different replicas: whichever takes it, the owner analyses it
     endMs = Math.floor(Date.now() / STEP) * STEP;
     await postRupturingHistory({ otlp: r0.otlp, post: postVia }, 'act', nameOne, endMs);
-    await postRupturingHistory({ otlp: r2.otlp, post: postVia }, 'act', nameTwo, endMs);
+    // the second's logs and spans half a second after its metrics: the owner ticks in between, and
+    // the cluster's bucket grace (2 s by default) keeps its buckets open for them
+    await postRupturingHistory({ otlp: r2.otlp, post: postVia }, 'act', nameTwo, endMs, () => new Promise((resolve) => setTimeout(resolve, 500)));
     const found = await eventually(
       async () => {
         const lists = await Promise.all(live().map(actionsOn));

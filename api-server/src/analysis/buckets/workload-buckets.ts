@@ -2,7 +2,10 @@
  * The 15-s sample-time buckets of one workload (analytics.md §0.1, §1.2). Ingest only adds to
  * running sums; `takeClosed` hands the closed, unprocessed buckets to the analysis in ascending
  * order. Bucket b covers [b·Δ, (b+1)·Δ); it is closed once a sample of a later bucket has
- * arrived or the server time has passed its end by one more bucket length.
+ * arrived or the server time has passed its end by one more bucket length. With a grace G > 0 a
+ * closed bucket is handed over only once G of server time has passed since the first
+ * `takeClosed` that found it closed, so a source that comes as a separate request (the logs after
+ * the metrics) still counts. A bucket below a due one goes with it, so the order holds.
  *
  * Bound: at most `maxOpenBuckets` unprocessed buckets; a sample that would open one more is
  * refused (`overflow`). Samples for an already processed bucket are refused (`late`).
@@ -136,6 +139,8 @@ export class OpenBucket {
   /** log lines of this bucket (their classes are counted by the log module's bucket counter) */
   logLines = 0;
   spans: SpanRecord[] = NO_SPANS;
+  /** server time of the first takeClosed that found the bucket closed (NaN: not yet; used with a grace) */
+  closedSinceMs = Number.NaN;
 
   constructor(public index: number) {}
 
@@ -145,6 +150,7 @@ export class OpenBucket {
     this.metricSamples = 0;
     this.logLines = 0;
     this.spans = NO_SPANS;
+    this.closedSinceMs = Number.NaN;
     if (this.podInputs.length > 4) {
       this.podInputs.length = 0;
       this.podIndex = null;
@@ -277,6 +283,8 @@ export class WorkloadBuckets {
   constructor(
     private readonly bucketMs: number,
     private readonly maxOpenBuckets: number,
+    /** server time a closed bucket waits before it is handed over (AnalysisConfig.bucketGraceMs) */
+    private readonly graceMs = 0,
   ) {}
 
   get openCount(): number {
@@ -358,12 +366,6 @@ export class WorkloadBuckets {
     }
   }
 
-  /** whether some bucket is closed at server time nowMs */
-  hasClosed(nowMs: number): boolean {
-    for (const b of this.open) if (this.isClosed(b.index, nowMs)) return true;
-    return false;
-  }
-
   private isClosed(index: number, nowMs: number): boolean {
     return index < this.maxIndexSeen || nowMs >= (index + 2) * this.bucketMs;
   }
@@ -380,10 +382,26 @@ export class WorkloadBuckets {
     const open = this.open;
     const before = out.length;
     let kept = 0;
-    for (let i = 0; i < open.length; i++) {
-      const b = open[i]!;
-      if (this.isClosed(b.index, nowMs)) out.push(b);
-      else open[kept++] = b;
+    if (this.graceMs > 0) {
+      // closed is monotone in the index (below a closed bucket every one is closed), so the closed
+      // ones are a prefix; it goes up to the highest whose grace has run out
+      let due = 0;
+      for (let i = 0; i < open.length; i++) {
+        const b = open[i]!;
+        if (!this.isClosed(b.index, nowMs)) break;
+        if (Number.isNaN(b.closedSinceMs)) b.closedSinceMs = nowMs;
+        else if (nowMs - b.closedSinceMs >= this.graceMs) due = i + 1;
+      }
+      for (let i = 0; i < open.length; i++) {
+        if (i < due) out.push(open[i]!);
+        else open[kept++] = open[i]!;
+      }
+    } else {
+      for (let i = 0; i < open.length; i++) {
+        const b = open[i]!;
+        if (this.isClosed(b.index, nowMs)) out.push(b);
+        else open[kept++] = b;
+      }
     }
     const taken = out.length - before;
     if (taken === 0) return 0;
