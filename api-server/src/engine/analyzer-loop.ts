@@ -38,6 +38,8 @@ export class AnalyzerLoop {
   private readonly rollup = new KpiRollup();
   private readonly dirtyState = new Set<string>();
   private readonly listeners: StepListener[] = [];
+  /** the analysis' refusals already counted in rpt_ingest_dropped_total */
+  private readonly reportedRefusals = { late: 0, overflow: 0 };
 
   constructor(
     private readonly core: AnalysisCore,
@@ -82,6 +84,7 @@ export class AnalyzerLoop {
       this.pipeline.drain();
       this.metrics.queueSize(this.pipeline.waiting);
       const output = this.core.step(now);
+      this.reportRefusals();
       this.ticks += 1;
       const stateDue = this.ticks % this.options.stateEveryTicks === 0;
       const snapshots = output.snapshots.map((snapshot) => {
@@ -110,6 +113,21 @@ export class AnalyzerLoop {
     } catch (error) {
       this.logger.error({ err: error }, 'analyzer tick failed');
     }
+  }
+
+  /**
+   * Samples the analysis refused since the last tick, as rpt_ingest_dropped_total: `late` (for a
+   * bucket already analysed; in cluster mode also records a new owner reads again that the
+   * restored state holds) and `overflow` (beyond the open-bucket bound of a workload).
+   */
+  private reportRefusals(): void {
+    const stats = this.core.ingestStats?.();
+    if (stats === undefined) return;
+    const reported = this.reportedRefusals;
+    if (stats.lateSamples > reported.late) this.metrics.droppedRecords('late', stats.lateSamples - reported.late);
+    if (stats.overflowSamples > reported.overflow) this.metrics.droppedRecords('overflow', stats.overflowSamples - reported.overflow);
+    reported.late = stats.lateSamples;
+    reported.overflow = stats.overflowSamples;
   }
 
   private async flushState(keys: string[]): Promise<void> {
