@@ -74,8 +74,10 @@ export class PartitionOwner {
   private readonly restored = new Set<number>();
   private readonly restoring = new Map<number, Promise<void>>();
   private readonly replay = new ReplayOffsets();
-  private readonly dirty = new Set<string>();
-  /** per workload, the last processed bucket of the state last written to (or restored from) the state topic */
+  /**
+   * per workload, the last processed bucket of the state last written to (or restored from) the
+   * state topic: a checkpoint writes every workload whose processed buckets moved past it
+   */
   private readonly writtenBucket = new Map<string, number>();
   private readonly recentAnomalies = new Map<string, AnomalyEvent[]>();
   private timer: NodeJS.Timeout | undefined;
@@ -170,7 +172,6 @@ export class PartitionOwner {
     for (const s of output.snapshots) {
       const p = partitionOf(s.key, this.options.partitions);
       if (!this.assigned.has(p)) continue;
-      this.dirty.add(s.key);
       messages.push({ topic: this.options.stateTopic, partition: p, key: viewKey(s.key), value: JSON.stringify({ snapshot: s, anomalies: this.anomalies(s.key) }) });
     }
     if (messages.length === 0) return;
@@ -242,7 +243,6 @@ export class PartitionOwner {
       if (partitionOf(key, this.options.partitions) !== p) continue;
       this.core.removeWorkload(key);
       this.recentAnomalies.delete(key);
-      this.dirty.delete(key);
       this.writtenBucket.delete(key);
       dropped += 1;
     }
@@ -345,15 +345,12 @@ export class PartitionOwner {
     const owned = [...this.restored].filter((p) => this.assigned.has(p));
     if (owned.length === 0) return;
     const byPartition = new Map<number, string[]>();
-    // The offsets below settle every record whose bucket is processed, so every workload whose
-    // processed buckets moved past its written state is written with them, stepped or not in a
-    // tick whose read views are published yet (afterStep runs once that tick is stored).
-    const due = new Set(this.dirty);
+    // the offsets below settle every record whose bucket is processed, so the state of every
+    // workload that processed a bucket since its last write goes with them (read off the analysis
+    // itself: afterStep, which publishes the views, runs only once a tick is stored)
     for (const key of this.core.workloadKeys()) {
       const last = this.core.lastProcessedBucket(key);
-      if (last !== undefined && last !== (this.writtenBucket.get(key) ?? Number.NEGATIVE_INFINITY)) due.add(key);
-    }
-    for (const key of due) {
+      if (last === undefined || last === (this.writtenBucket.get(key) ?? Number.NEGATIVE_INFINITY)) continue;
       const p = partitionOf(key, this.options.partitions);
       if (!this.restored.has(p) || !this.assigned.has(p)) continue;
       let list = byPartition.get(p);
@@ -380,11 +377,8 @@ export class PartitionOwner {
     }
     try {
       if (messages.length > 0) await this.producer.send(messages);
-      for (const [key, bucket] of written) {
-        this.dirty.delete(key);
-        // still ours: a workload released meanwhile has no written state to track here
-        if (this.drives(key)) this.writtenBucket.set(key, bucket);
-      }
+      // still ours: a workload released meanwhile has no written state to track here
+      for (const [key, bucket] of written) if (this.drives(key)) this.writtenBucket.set(key, bucket);
       // commit only partitions still ours: a commit for a partition that moved would rewind its new owner
       const still = offsets.filter((o) => this.assigned.has(o.partition));
       if (still.length > 0) await this.consumer.commit({ offsets: still });
