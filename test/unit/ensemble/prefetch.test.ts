@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { errorNextAt, errorPush, errorStats } from '../../../api-server/src/analysis/ensemble/error-slots.js';
 import { ariNewestAt, ariUpdate, hwSeasonNextAt, hwUpdate } from '../../../api-server/src/analysis/ensemble/models.js';
 import { ARI_LAST, STAGES, newSeriesMemory } from '../../../api-server/src/analysis/ensemble/series-memory.js';
-import { SORTED_META, sortedMiddleAt, sortedNextRingAt, sortedPush } from '../../../api-server/src/analysis/ensemble/sorted-slots.js';
+import { SORTED_META, sortedAt, sortedMiddleAt, sortedNextRingAt, sortedPush } from '../../../api-server/src/analysis/ensemble/sorted-slots.js';
 import { lineNextPointAt, linePush, lineRegion } from '../../../api-server/src/analysis/regression/line-slots.js';
 import { SeriesSet } from '../../../api-server/src/analysis/series/series-set.js';
 import { AnalysisCoreImpl } from '../../../api-server/src/analysis/analysis-core.js';
@@ -44,6 +44,29 @@ describe('prefetch: the next element of each window is where the next push write
           const n = d[meta + 1]!;
           const kept = Array.from(d.subarray(sorted, sorted + n));
           expect(d[sortedMiddleAt(d, meta, sorted)]).to.equal(kept[Math.floor(n / 2)]);
+        }
+      }),
+    );
+  });
+
+  it('sorted window with a ring stride of 2: the same window, the elements between slots untouched (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 12 }), fc.array(finite, { minLength: 1, maxLength: 60 }), (capacity, values) => {
+        const ring = SORTED_META;
+        const plain = new Float64Array(ring + 2 * capacity);
+        const wide = new Float64Array(ring + 3 * capacity);
+        // the elements a series keeps its sample times in
+        for (let k = 0; k < capacity; k++) wide[ring + 2 * k + 1] = -k - 0.5;
+        for (const v of values) {
+          const next = sortedNextRingAt(wide, 0, ring, capacity, 2);
+          expect(next).to.equal(ring + 2 * (sortedNextRingAt(plain, 0, ring, capacity) - ring));
+          const left = sortedPush(wide, 0, ring, ring + 2 * capacity, capacity, v, 2);
+          expect(Object.is(left, sortedPush(plain, 0, ring, ring + capacity, capacity, v))).to.equal(true);
+          expect(wide[next]).to.equal(v);
+          const n = plain[1]!;
+          for (let k = 0; k < n; k++) expect(sortedAt(wide, 0, ring, capacity, k, 2)).to.equal(sortedAt(plain, 0, ring, capacity, k));
+          expect(Array.from(wide.subarray(ring + 2 * capacity, ring + 2 * capacity + n))).to.deep.equal(Array.from(plain.subarray(ring + capacity, ring + capacity + n)));
+          for (let k = 0; k < capacity; k++) expect(wide[ring + 2 * k + 1]).to.equal(-k - 0.5);
         }
       }),
     );

@@ -26,6 +26,7 @@ import {
   STABLE_POINTS,
   VALUE_META,
   VALUE_POINTS,
+  VALUE_STRIDE,
   type StageLayout,
 } from './series-memory.js';
 
@@ -232,7 +233,7 @@ export function hwPredict(d: Float64Array, layout: StageLayout, h: number): numb
 // mad: the median of the last 300 values (the value window), flat; usable after 10 values.
 /** returns the value that left the window (NaN when none did) */
 export function madUpdate(d: Float64Array, layout: StageLayout, y: number): number {
-  return sortedPush(d, VALUE_META, layout.valueRing, layout.valueSorted, VALUE_POINTS, y);
+  return sortedPush(d, VALUE_META, layout.valueRing, layout.valueSorted, VALUE_POINTS, y, VALUE_STRIDE);
 }
 export function madUsable(d: Float64Array): boolean {
   return sortedCount(d, VALUE_META) >= 10;

@@ -48,6 +48,7 @@ import {
   STABLE_POINTS,
   VALUE_META,
   VALUE_POINTS,
+  VALUE_STRIDE,
   WEIGHTS,
   growSeriesMemory,
   layoutOf,
@@ -154,7 +155,7 @@ export class SeriesEnsemble implements LineHost {
     hwUpdate(d, layout, y);
     d[EVICTED] = madUpdate(d, layout, y);
     ewmaUpdate(d, y);
-    d[layout.recentX + (points % VALUE_POINTS)] = xSeconds;
+    d[layout.recentX + (points % VALUE_POINTS) * VALUE_STRIDE] = xSeconds;
     d[LAST_Y] = y;
     d[POINTS] = points + 1;
     if ((points + 1) % 4 === 0) reweigh(d);
@@ -164,7 +165,7 @@ export class SeriesEnsemble implements LineHost {
   /**
    * Reads one value from each cache line the next observe reads first and returns their sum: the
    * scalars and residual sums, the newest ARI difference, the stable line's scalars and next point,
-   * the value window's next slot and middle, the next time, season and residual slots. An owner
+   * the value window's next slot (its time beside it) and middle, the next season and residual slots. An owner
    * about to observe many series touches them all first, so that their memory reads overlap
    * instead of waiting one after another (group prefetching, docs/performance.md); the sum only
    * keeps the reads from being optimised away.
@@ -176,12 +177,12 @@ export class SeriesEnsemble implements LineHost {
     const layout = layoutOf(d);
     let sum = 0;
     for (let i = 0; i < ARI_DIFF_RING; i += 8) sum += d[i] as number;
-    const points = (d[POINTS] as number) | 0;
     sum += d[ariNewestAt(d)] as number;
     // the line's scalars may straddle two cache lines: both ends
     sum += (d[STABLE_LINE] as number) + (d[STABLE_LINE + LINE_POINTS - 1] as number) + (d[lineNextPointAt(d, STABLE_LINE, STABLE_POINTS)] as number);
-    sum += (d[sortedNextRingAt(d, VALUE_META, layout.valueRing, VALUE_POINTS)] as number) + (d[sortedMiddleAt(d, VALUE_META, layout.valueSorted)] as number);
-    sum += (d[layout.recentX + (points % VALUE_POINTS)] as number) + (d[hwSeasonNextAt(d, layout)] as number);
+    // the next time is beside the next value (series-memory.ts): one line
+    sum += (d[sortedNextRingAt(d, VALUE_META, layout.valueRing, VALUE_POINTS, VALUE_STRIDE)] as number) + (d[sortedMiddleAt(d, VALUE_META, layout.valueSorted)] as number);
+    sum += d[hwSeasonNextAt(d, layout)] as number;
     return sum + (d[errorNextAt(d, ERROR_STATS, layout.errorRing, MODEL_COUNT)] as number);
   }
 
@@ -291,7 +292,7 @@ export class SeriesEnsemble implements LineHost {
     const total = d[POINTS] as number;
     const points: [number, number][] = [];
     for (let k = 0; k < n; k += 1) {
-      points.push([d[layout.recentX + ((total - n + k) % VALUE_POINTS)] as number, sortedAt(d, VALUE_META, layout.valueRing, VALUE_POINTS, k)]);
+      points.push([d[layout.recentX + ((total - n + k) % VALUE_POINTS) * VALUE_STRIDE] as number, sortedAt(d, VALUE_META, layout.valueRing, VALUE_POINTS, k, VALUE_STRIDE)]);
     }
     return { points };
   }

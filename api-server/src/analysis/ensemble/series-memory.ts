@@ -22,6 +22,8 @@ export const STABLE_POINTS = 240;
 export const BURST_POINTS = 20;
 /** the value window (mad model, zscore, mad) and the replayed points */
 export const VALUE_POINTS = 300;
+/** elements between a value ring's slots: each value's sample time sits beside it */
+export const VALUE_STRIDE = 2;
 export const SEASON = 240;
 export const ARI_DIFFS = 64;
 export const RESIDUAL_POINTS = 200;
@@ -70,9 +72,10 @@ const STAGE_ROOMS = [16, 32, 64, 128, 256, 300] as const;
 export interface StageLayout {
   /** points the stage has room for */
   readonly room: number;
+  /** the value window's ring, interleaved with the sample times: value k at valueRing + 2k */
   readonly valueRing: number;
   readonly valueSorted: number;
-  /** the sample times of the last 300 points (their values are the value window's) */
+  /** the sample times of the last 300 points, at recentX + 2k (valueRing + 1: each beside its value) */
   readonly recentX: number;
   readonly season: number;
   readonly errorRing: number;
@@ -93,9 +96,11 @@ function stageLayout(room: number): StageLayout {
     return start;
   };
   take(2 * Math.min(STABLE_POINTS, room));
-  const valueRing = take(Math.min(VALUE_POINTS, room));
+  // the value ring and the sample times advance together (one slot per point): interleaved, so
+  // that a point's value and time share a cache line
+  const valueRing = take(2 * Math.min(VALUE_POINTS, room));
+  const recentX = valueRing + 1;
   const valueSorted = take(Math.min(VALUE_POINTS, room));
-  const recentX = take(Math.min(VALUE_POINTS, room));
   const season = take(Math.min(SEASON, room));
   const errorRing = take(MODEL_COUNT * Math.min(STABLE_POINTS, room));
   const residuals = take(room >= 256 ? RESIDUAL_POINTS : 0);

@@ -6,7 +6,9 @@
  * Regions: three scalars at `meta` (ring head, count, where the last deviation search ended), the
  * ring at `ring` and the sorted copy at `sorted`, each with room for at least count + 1 values
  * while the window fills (the ring is the prefix [0, count) then, head 0) and exactly `capacity`
- * once full. Zeros are an empty window.
+ * once full. Zeros are an empty window. The ring's k-th value is at `ring + k * stride`: a stride
+ * of 2 leaves every other element to a ring of the same positions (a series keeps its sample
+ * times there, in the same cache line as the values).
  */
 const HEAD = 0;
 const N = 1;
@@ -48,13 +50,13 @@ function lowerBound(d: Float64Array, sorted: number, n: number, v: number): numb
  * the leaving value's slot in the sorted copy is reused: only the values between its position and
  * v's move, by one.
  */
-export function sortedPush(d: Float64Array, meta: number, ring: number, sorted: number, capacity: number, v: number): number {
+export function sortedPush(d: Float64Array, meta: number, ring: number, sorted: number, capacity: number, v: number, stride = 1): number {
   // integers held in Float64 memory: `| 0` keeps the index arithmetic in int32
   const n = (d[meta + N] as number) | 0;
   if (n === capacity) {
     const head = (d[meta + HEAD] as number) | 0;
-    const old = d[ring + head] as number;
-    d[ring + head] = v;
+    const old = d[ring + head * stride] as number;
+    d[ring + head * stride] = v;
     d[meta + HEAD] = head + 1 === capacity ? 0 : head + 1;
     const from = lowerBound(d, sorted, n, old);
     const to = lowerBound(d, sorted, n, v);
@@ -68,7 +70,7 @@ export function sortedPush(d: Float64Array, meta: number, ring: number, sorted: 
     return old;
   }
   // filling: nothing evicted yet, so the ring is the prefix [0, n)
-  d[ring + n] = v;
+  d[ring + n * stride] = v;
   const at = lowerBound(d, sorted, n, v);
   d.copyWithin(sorted + at + 1, sorted + at, sorted + n);
   d[sorted + at] = v;
@@ -77,9 +79,9 @@ export function sortedPush(d: Float64Array, meta: number, ring: number, sorted: 
 }
 
 /** the ring element the next push writes: after the newest value, or the oldest's once full */
-export function sortedNextRingAt(d: Float64Array, meta: number, ring: number, capacity: number): number {
+export function sortedNextRingAt(d: Float64Array, meta: number, ring: number, capacity: number, stride = 1): number {
   const n = (d[meta + N] as number) | 0;
-  return ring + (n === capacity ? (d[meta + HEAD] as number) | 0 : n);
+  return ring + (n === capacity ? (d[meta + HEAD] as number) | 0 : n) * stride;
 }
 
 /** the element of the sorted copy in the middle of the window (where the median is read) */
@@ -120,9 +122,9 @@ function splitAt(d: Float64Array, sorted: number, n: number, center: number): nu
 }
 
 /** the k-th oldest value (0 = oldest), k < count */
-export function sortedAt(d: Float64Array, meta: number, ring: number, capacity: number, k: number): number {
+export function sortedAt(d: Float64Array, meta: number, ring: number, capacity: number, k: number, stride = 1): number {
   const i = ((d[meta + HEAD] as number) | 0) + k;
-  return d[ring + (i >= capacity ? i - capacity : i)] as number;
+  return d[ring + (i >= capacity ? i - capacity : i) * stride] as number;
 }
 
 /** where kthDeviation leaves the (k-1)-th smallest deviation (k >= 1) */
