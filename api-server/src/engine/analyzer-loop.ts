@@ -117,8 +117,9 @@ export class AnalyzerLoop {
 
   /**
    * Samples the analysis refused since the last tick, as rpt_ingest_dropped_total: `late` (for a
-   * bucket already analysed; in cluster mode also records a new owner reads again that the
-   * restored state holds) and `overflow` (beyond the open-bucket bound of a workload).
+   * bucket already analysed; in cluster mode this can include samples of a record a new owner
+   * reads again whose buckets its restored state has) and `overflow` (beyond the open-bucket bound
+   * of a workload).
    */
   private reportRefusals(): void {
     const stats = this.core.ingestStats?.();

@@ -2,7 +2,8 @@
  * Prometheus self-metrics (interface "Self-metric series", exact names and labels) plus the
  * process metrics of prom-client and the series this service adds:
  * `rpt_ingest_dropped_total{reason}` (records refused: too_old, in_future, invalid, queue_full,
- * rate_limited, unparsable; samples the analysis refused: late, overflow), `rpt_ingest_queue_records` (records waiting for the analyzer), and
+ * rate_limited, unparsable; samples the analysis refused: late, overflow),
+ * `rpt_ingest_queue_records` (records waiting for the analyzer), and
  * per outbound channel (`bus:nats`, `bus:kafka`, `sink:webhook:<name>`, `sink:alertmanager`,
  * `sink:pagerduty`): `rpt_outbound_backlog{channel}`, `rpt_outbound_delivered_total{channel}`,
  * `rpt_outbound_failures_total{channel}`, `rpt_outbound_dropped_total{channel,reason}` (reason

@@ -165,10 +165,10 @@ export class SeriesEnsemble implements LineHost {
   /**
    * Reads one value from each cache line the next observe reads first and returns their sum: the
    * scalars and residual sums, the newest ARI difference, the stable line's scalars and next point,
-   * the value window's next slot (its time beside it) and middle, the next season and residual slots. An owner
-   * about to observe many series touches them all first, so that their memory reads overlap
-   * instead of waiting one after another (group prefetching, docs/performance.md); the sum only
-   * keeps the reads from being optimised away.
+   * the value window's next slot (its time beside it) and middle, the next season and residual
+   * slots. An owner about to observe many series touches them all first, so that their memory
+   * reads overlap instead of waiting one after another (group prefetching, docs/performance.md);
+   * the sum only keeps the reads from being optimised away.
    * Changes nothing; 0 when the next observe grows the memory.
    */
   touchNextPoint(): number {
