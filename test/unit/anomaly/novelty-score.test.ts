@@ -1,6 +1,15 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { NOVELTY, NoveltyScore } from '../../../api-server/src/analysis/anomaly/novelty-score.js';
+import {
+  NOVELTY,
+  NoveltyScore,
+  allocateNovelty,
+  noveltyExpertScores,
+  noveltyFromJSON,
+  noveltyToJSON,
+  observeNovelty,
+  releaseNovelty,
+} from '../../../api-server/src/analysis/anomaly/novelty-score.js';
 import { NOVELTY_FIRES_AT, SeriesDetectors } from '../../../api-server/src/analysis/anomaly/index.js';
 
 const T0 = 1_700_000_000; // epoch seconds
@@ -55,6 +64,42 @@ describe('novelty score (docs/nab.md)', () => {
     const learnt = s.expertScores().context;
     square(s, 200, 404);
     expect(s.expertScores().context).to.be.below(learnt);
+  });
+
+  it('context expert through runs of one level: a score restored before every point (which looks every context up) scores as one that runs on (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            // a run of one value: its level repeats, and a level held for eight points makes the
+            // next points of that level skip their lookups
+            fc.tuple(fc.constantFrom(0, 1, 2, 3.5, 10), fc.integer({ min: 1, max: 40 })).map(([y, n]) => Array.from({ length: n }, () => y)),
+            fc.array(fc.double({ min: -5, max: 15, noNaN: true }), { minLength: 1, maxLength: 8 }),
+          ),
+          { minLength: 40, maxLength: 80 },
+        ),
+        (segments) => {
+          const ys = segments.flat();
+          const running = allocateNovelty();
+          let restored = allocateNovelty();
+          try {
+            ys.forEach((y, i) => {
+              const t = T0 + i * STEP;
+              const med = i % 5 === 0 ? NaN : 1;
+              const next = noveltyFromJSON(noveltyToJSON(restored));
+              releaseNovelty(restored);
+              restored = next;
+              expect(observeNovelty(restored, y, t, med)).to.equal(observeNovelty(running, y, t, med));
+              expect(noveltyExpertScores(restored)).to.deep.equal(noveltyExpertScores(running));
+            });
+          } finally {
+            releaseNovelty(running);
+            releaseNovelty(restored);
+          }
+        },
+      ),
+      { numRuns: 25 },
+    );
   });
 
   it('run expert: a value stuck 20 % longer than the longest earlier run scores once, (0.3 / 0.1) / (1 + 0.3 / 0.1)', () => {

@@ -27,12 +27,13 @@
  * profile means the same at the service's 15-second buckets as at NAB's 5-minute rows; a slot is
  * used from its third point on. Windows and the decay count points (analytics.md §5.6).
  *
- * Memory: one chunk per series (7 132 bytes, padded to 7 136) of a shared slab (novelty-slab.ts:
+ * Memory: one chunk per series (7 140 bytes, padded to 7 144) of a shared slab (novelty-slab.ts:
  * pages of 256 chunks, each page one ArrayBuffer), so a series' state is no JS heap object of its
- * own. A chunk holds 30 Float64 scalars (28 saved, 2 derived from the range blocks), 1 204 Float32
- * values (profile slots with mean, deviation and count side by side, range blocks, dispersion ring)
- * and 519 Int32 (context table and the last 7 levels); all but the derived scalars persist with
- * `toJSON` (version 2) and come back with `fromJSON`.
+ * own. A chunk holds 31 Float64 scalars (28 saved; 3 derived: the closed range blocks' extremes and
+ * the context expert's steady level), 1 204 Float32 values (profile slots with mean, deviation and
+ * count side by side, range blocks, dispersion ring) and 519 Int32 (context table and the last 7
+ * levels); all but the derived scalars persist with `toJSON` (version 2) and come back with
+ * `fromJSON`.
  *
  * Two APIs over the same state: functions over chunk ids (`allocateNovelty`, `observeNovelty`, ...,
  * `releaseNovelty`) for an owner of many series that releases their chunks itself, and the
@@ -119,7 +120,11 @@ const F64_SAVED = 28;
 // restore), so that a point reads two scalars instead of the 20 blocks
 const S_CLOSED_MAX = 28;
 const S_CLOSED_MIN = 29;
-const F64_SIZE = 30;
+// the context expert's steady level (derived, not saved; -1: none): set when a point found all
+// its contexts with its last seven levels all this one, so that a next point of the same level
+// has the same six contexts, all still in the table (unseenContexts)
+const S_CTX_STEADY = 30;
+const F64_SIZE = 31;
 const EXPERTS = 6;
 
 // layout of the Int32 context state: the hash table of seen contexts (0: empty), then the ring of
@@ -214,6 +219,7 @@ function initChunk(id: number): void {
   s[sb + S_H_CTX] = NaN;
   s[sb + S_LONGEST_RUN] = NaN;
   s[sb + S_PREV_Y] = NaN;
+  s[sb + S_CTX_STEADY] = -1;
 }
 
 /** chunk `id` all zero, then fresh */
@@ -433,6 +439,7 @@ function restoreChunk(id: number, state: unknown): boolean {
   const counter = (k: number, below: number): boolean => Number.isInteger(s[sb + k]) && (s[sb + k] as number) >= 0 && (s[sb + k] as number) < below;
   if (!counter(S_POINTS, 2 ** 31) || !counter(S_V_COUNT, 2 ** 31) || !counter(S_BLOCKS, NOVELTY.rangeBlocks + 1) || !counter(S_BLOCK_HEAD, NOVELTY.rangeBlocks)) return false;
   closedExtremes(pagesF32[page] as Float32Array, (id & SLAB_PAGE_MASK) * F32_STRIDE + F32_AT, s, sb);
+  s[sb + S_CTX_STEADY] = -1;
   return Number.isFinite(s[sb + S_CTX_MEAN] as number) && Number.isFinite(s[sb + S_RUN] as number);
 }
 
@@ -461,6 +468,9 @@ function unseenContexts(c: Int32Array, cb: number, s: Float64Array, sb: number, 
   const q = levelOf(s[sb + S_Q_MIN] as number, s[sb + S_Q_MAX] as number, y);
   c[cb + C_RING + (i % C_RING_SIZE)] = q;
   if (i < NOVELTY.contextOrders) return 0;
+  // the last point found all its contexts, its seven levels all q: with q again, this point's six
+  // contexts are those, and the table has not changed since (that point wrote nothing)
+  if (q === s[sb + S_CTX_STEADY]) return 0;
   let h = contextSeed(q);
   let unseen = 0;
   for (let k = 1; k <= NOVELTY.contextOrders; k += 1) {
@@ -473,7 +483,16 @@ function unseenContexts(c: Int32Array, cb: number, s: Float64Array, sb: number, 
       c[slot] = key;
     }
   }
+  // steady only when nothing was written: two of the six contexts sharing a slot would evict each
+  // other at every point (with today's hash no level's six do; the check keeps it exact regardless)
+  s[sb + S_CTX_STEADY] = unseen === 0 && sameLevels(c, cb, q) ? q : -1;
   return UNSEEN_FRACTION[unseen] as number;
+}
+
+/** whether the ring's contextOrders + 1 levels are all `q` */
+function sameLevels(c: Int32Array, cb: number, q: number): boolean {
+  for (let k = 0; k < C_RING_SIZE; k += 1) if (c[cb + C_RING + k] !== q) return false;
+  return true;
 }
 
 
@@ -506,7 +525,10 @@ export function touchNoveltyContexts(id: number, y: number): number {
   const i = (s[sb + S_POINTS] as number) | 0;
   if (i < NOVELTY.contextOrders) return 0;
   // the extremes as unseenContexts will hold them, y included
-  let h = contextSeed(levelOf(Math.min(s[sb + S_Q_MIN] as number, y), Math.max(s[sb + S_Q_MAX] as number, y), y));
+  const q = levelOf(Math.min(s[sb + S_Q_MIN] as number, y), Math.max(s[sb + S_Q_MAX] as number, y), y);
+  // a steady level's contexts are not looked up (unseenContexts)
+  if (q === s[sb + S_CTX_STEADY]) return 0;
+  let h = contextSeed(q);
   let sum = 0;
   for (let k = 1; k <= NOVELTY.contextOrders; k += 1) {
     h = extendContext(h, c[cb + C_RING + ((i - k) % C_RING_SIZE)] as number, k);

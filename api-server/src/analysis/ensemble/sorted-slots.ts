@@ -58,6 +58,9 @@ export function sortedPush(d: Float64Array, meta: number, ring: number, sorted: 
     const old = d[ring + head * stride] as number;
     d[ring + head * stride] = v;
     d[meta + HEAD] = head + 1 === capacity ? 0 : head + 1;
+    // the value leaving is the value entering (a flat series): the sorted copy stays as it is
+    // (Object.is: a zero keeps its sign)
+    if (Object.is(old, v)) return old;
     const from = lowerBound(d, sorted, n, old);
     const to = lowerBound(d, sorted, n, v);
     if (v < old) {
@@ -112,12 +115,15 @@ export function sortedMedianAbsDeviation(d: Float64Array, meta: number, sorted: 
 }
 
 /**
- * lowerBound(center): the median's own position when `center` is the median (the usual call: one
- * comparison pair instead of a search), else the search
+ * A position that splits the sorted copy into values <= `center` on its left and values >=
+ * `center` from it on: the middle when `center` lies between the two middle values (the usual call,
+ * `center` being the median: one comparison pair instead of a search), else lowerBound(center).
+ * Values equal to `center` deviate by 0 on either side, so every such split gives the deviations
+ * the same values.
  */
 function splitAt(d: Float64Array, sorted: number, n: number, center: number): number {
   const mid = n >> 1;
-  if ((d[sorted + mid] as number) >= center && (mid === 0 || (d[sorted + mid - 1] as number) < center)) return mid;
+  if ((d[sorted + mid] as number) >= center && (mid === 0 || (d[sorted + mid - 1] as number) <= center)) return mid;
   return lowerBound(d, sorted, n, center);
 }
 
