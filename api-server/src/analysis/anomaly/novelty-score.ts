@@ -495,7 +495,6 @@ function sameLevels(c: Int32Array, cb: number, q: number): boolean {
   return true;
 }
 
-
 /** the hash of the context of one level, the current one (extended by extendContext) */
 function contextSeed(level: number): number {
   return Math.imul(level + 1, 0x9e3779b1);
