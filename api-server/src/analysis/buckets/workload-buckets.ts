@@ -380,37 +380,26 @@ export class WorkloadBuckets {
   /** takeClosed appending to `out`; returns how many were taken */
   takeClosedInto(nowMs: number, out: OpenBucket[]): number {
     const open = this.open;
-    const before = out.length;
-    let kept = 0;
-    if (this.graceMs > 0) {
-      // closed is monotone in the index (below a closed bucket every one is closed), so the closed
-      // ones are a prefix; it goes up to the highest whose grace has run out
-      let due = 0;
-      for (let i = 0; i < open.length; i++) {
-        const b = open[i]!;
-        if (!this.isClosed(b.index, nowMs)) break;
-        if (Number.isNaN(b.closedSinceMs)) b.closedSinceMs = nowMs;
-        else if (nowMs - b.closedSinceMs >= this.graceMs) due = i + 1;
-      }
-      for (let i = 0; i < open.length; i++) {
-        if (i < due) out.push(open[i]!);
-        else open[kept++] = open[i]!;
-      }
-    } else {
-      for (let i = 0; i < open.length; i++) {
-        const b = open[i]!;
-        if (this.isClosed(b.index, nowMs)) out.push(b);
-        else open[kept++] = b;
-      }
+    // closed is monotone in the index (below a closed bucket every one is closed) and `open` is in
+    // ascending index, so the closed buckets are a prefix; the part handed over goes up to the
+    // highest one whose grace has run out (with no grace: every closed one)
+    let due = 0;
+    for (let i = 0; i < open.length; i++) {
+      const b = open[i]!;
+      if (!this.isClosed(b.index, nowMs)) break;
+      if (Number.isNaN(b.closedSinceMs)) b.closedSinceMs = nowMs;
+      if (nowMs - b.closedSinceMs >= this.graceMs) due = i + 1;
     }
-    const taken = out.length - before;
-    if (taken === 0) return 0;
+    if (due === 0) return 0;
+    for (let i = 0; i < due; i++) out.push(open[i]!);
+    let kept = 0;
+    for (let i = due; i < open.length; i++) open[kept++] = open[i]!;
     open.length = kept;
     // an emptied array may have given up its slots
     if (kept === 0) this.openLoose = true;
     const last = out[out.length - 1]!.index;
     // every open bucket below a closed one is itself closed, so none is left behind
     if (last > this.lastProcessed) this.lastProcessed = last;
-    return taken;
+    return due;
   }
 }
