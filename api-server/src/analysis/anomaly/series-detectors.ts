@@ -32,11 +32,13 @@ import {
   RES_COUNT,
   RES_SUM,
   RES_SUM_SQ,
+  RES_ZERO_RUN,
   STABLE_LINE,
   VALUE_META,
   layoutOf,
 } from '../ensemble/series-memory.js';
-import { sortedCount, sortedMedian, sortedMedianAbsDeviation } from '../ensemble/sorted-slots.js';
+import { sortedCount, sortedMedian, sortedMedianAbsDeviation, sortedZeroDeviation } from '../ensemble/sorted-slots.js';
+import { atZeroPoint } from '../ensemble/zero-point.js';
 import { LINE_POINTS, lineCount, lineFirstX, lineLastX, lineNextPointAt, linePredict, linePush, lineSlope } from '../regression/line-slots.js';
 import { LineView, slopeRatio, type RegressionLine } from '../regression/sliding-regression.js';
 import { allocateNovelty, noveltyExpertScores, noveltyFromJSON, noveltyToJSON, observeNovelty, releaseNovelty, type NoveltyExperts } from './novelty-score.js';
@@ -110,8 +112,8 @@ export function touchDetectorLines(ensemble: SeriesEnsemble): number {
   const layout = layoutOf(d);
   // the line's scalars may straddle two cache lines: both ends
   const sum = (d[BURST_LINE] as number) + (d[BURST_LINE + LINE_POINTS - 1] as number) + (d[lineNextPointAt(d, BURST_LINE, BURST_POINTS)] as number);
-  // the residual ring exists from the 256-point stage on
-  return layout.room >= 256 ? sum + (d[layout.residuals + (((d[RES_COUNT] as number) | 0) % RESIDUAL_POINTS)] as number) : sum;
+  // the residual ring exists from the 256-point stage on; after 200 residuals of +0 a next +0 does not read it
+  return layout.room >= 256 && (d[RES_ZERO_RUN] as number) < RESIDUAL_POINTS ? sum + (d[layout.residuals + (((d[RES_COUNT] as number) | 0) % RESIDUAL_POINTS)] as number) : sum;
 }
 
 /** the slope of the series' burst line */
@@ -233,9 +235,11 @@ export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xS
     const z = Math.abs(y - mu) / (sigma + 1e-10);
     if (sigma > 1e-9) scores[ZSCORE] = z;
     if (sigma > 1e-9 && z > THRESHOLD) (firings ??= []).push({ method: 'zscore', value: y, expected: mu, score: (y - mu) / (sigma + 1e-10) });
-    const med = sortedMedian(d, VALUE_META, layout.valueSorted);
+    // at the zero fixed point every value of the window is +0: so are the median and the deviation
+    const atZero = atZeroPoint(d, y);
+    const med = atZero ? 0 : sortedMedian(d, VALUE_META, layout.valueSorted);
     median = med;
-    const madSigma = 1.4826 * sortedMedianAbsDeviation(d, VALUE_META, layout.valueSorted, med);
+    const madSigma = 1.4826 * (atZero ? sortedZeroDeviation(d, VALUE_META) : sortedMedianAbsDeviation(d, VALUE_META, layout.valueSorted, med));
     if (madSigma >= 1e-10) {
       const m = Math.abs(y - med) / madSigma;
       scores[MAD] = m;
@@ -251,14 +255,25 @@ export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xS
     const slot = layout.residuals + (count % RESIDUAL_POINTS);
     let rSum = d[RES_SUM] as number;
     let rSumSq = d[RES_SUM_SQ] as number;
-    if (count >= RESIDUAL_POINTS) {
-      const old = d[slot] as number;
-      rSum -= old;
-      rSumSq -= old * old;
+    const zeroRun = d[RES_ZERO_RUN] as number;
+    const zero = Object.is(residual, 0);
+    if (zero && zeroRun >= RESIDUAL_POINTS) {
+      // +0 over a full ring of +0 (the last 200 residuals were +0): the same sums, the slot untouched
+      rSum -= 0;
+      rSumSq -= 0;
+      rSum += 0;
+      rSumSq += 0;
+    } else {
+      if (count >= RESIDUAL_POINTS) {
+        const old = d[slot] as number;
+        rSum -= old;
+        rSumSq -= old * old;
+      }
+      d[slot] = residual;
+      rSum += residual;
+      rSumSq += residual * residual;
     }
-    d[slot] = residual;
-    rSum += residual;
-    rSumSq += residual * residual;
+    d[RES_ZERO_RUN] = zero ? Math.min(RESIDUAL_POINTS, zeroRun + 1) : 0;
     d[RES_COUNT] = count + 1;
     d[RES_SUM] = rSum;
     d[RES_SUM_SQ] = rSumSq;

@@ -77,6 +77,19 @@ export function ariUpdate(d: Float64Array, y: number): void {
   }
   d[ARI_LAST] = y;
 }
+/**
+ * ariUpdate of y = +0 at the zero fixed point (zero-point.ts: the last value and all 64 differences
+ * +0): the difference written would be +0 over +0, and a refit due now would find every
+ * difference zero and keep the coefficients (ariFit returns before writing), so only the ring's
+ * head, the refit counter and the last value move.
+ */
+export function ariUpdateAtZero(d: Float64Array): void {
+  const head = (d[ARI_HEAD] as number) | 0;
+  d[ARI_HEAD] = head + 1 === ARI_DIFFS ? 0 : head + 1;
+  const sinceFit = (d[ARI_SINCE_FIT] as number) + 1;
+  d[ARI_SINCE_FIT] = sinceFit >= 10 ? 0 : sinceFit;
+  d[ARI_LAST] = 0;
+}
 export function ariUsable(d: Float64Array): boolean {
   return (d[ARI_COUNT] as number) >= 10;
 }
@@ -216,6 +229,15 @@ export function hwUpdate(d: Float64Array, layout: StageLayout, y: number): void 
   d[HW_TREND] = 0.05 * (levelNew - level) + 0.95 * 0.98 * trend;
   d[i] = 0.2 * (y - levelNew) + 0.8 * s;
   d[HW_LEVEL] = levelNew;
+}
+/**
+ * hwUpdate of y = +0 at the zero fixed point (level, trend and every season value +0, past the
+ * first season): the level, trend and season value it would write are +0 again, so only the
+ * counter and the last value move.
+ */
+export function hwUpdateAtZero(d: Float64Array): void {
+  d[HW_N] = ((d[HW_N] as number) | 0) + 1;
+  d[HW_LAST] = 0;
 }
 /** the season element the next update reads and writes (the buffer's next one during the first season) */
 export function hwSeasonNextAt(d: Float64Array, layout: StageLayout): number {

@@ -14,12 +14,14 @@
  */
 import { LineView, type LineHost, type RegressionLine } from '../regression/sliding-regression.js';
 import { LINE_POINTS, lineNextPointAt } from '../regression/line-slots.js';
-import { errorCount, errorMae, errorMse, errorNextAt, errorPush, errorSigma } from './error-slots.js';
+import { errorCount, errorMae, errorMse, errorNextAt, errorPush, errorPushZeros, errorSigma } from './error-slots.js';
+import { atZeroPoint, countZeroRun } from './zero-point.js';
 import { sortedAt, sortedCount, sortedMiddleAt, sortedNextRingAt } from './sorted-slots.js';
 import {
   ariNewestAt,
   ariPredict,
   ariUpdate,
+  ariUpdateAtZero,
   ariUsable,
   caIlrPredict,
   caIlrSlopePerStep,
@@ -30,6 +32,7 @@ import {
   hwPredict,
   hwSeasonNextAt,
   hwUpdate,
+  hwUpdateAtZero,
   hwUsable,
   madPredict,
   madUpdate,
@@ -44,12 +47,14 @@ import {
   MODEL_COUNT,
   ONE_STEP,
   POINTS,
+  RES_ZERO_RUN,
   STABLE_LINE,
   STABLE_POINTS,
   VALUE_META,
   VALUE_POINTS,
   VALUE_STRIDE,
   WEIGHTS,
+  ZERO_RUN,
   growSeriesMemory,
   layoutOf,
   needsGrowth,
@@ -135,6 +140,7 @@ export class SeriesEnsemble implements LineHost {
     if (needsGrowth(this.d)) this.d = growSeriesMemory(this.d);
     const d = this.d;
     const layout = layoutOf(d);
+    if (atZeroPoint(d, y)) return observeAtZero(d, layout, xSeconds);
     // every usable model's one-step forecast, made once before learning y (written out: no
     // dispatch on the model per point)
     d[ONE_STEP + CA_ILR] = caIlrUsable(d) ? caIlrPredict(d, 1) : Number.NaN;
@@ -159,14 +165,25 @@ export class SeriesEnsemble implements LineHost {
     d[LAST_Y] = y;
     d[POINTS] = points + 1;
     if ((points + 1) % 4 === 0) reweigh(d);
+    countZeroRun(d, layout, y);
     return prediction;
+  }
+
+  /**
+   * Forgets the derived runs of the zero fixed point (zero-point.ts), so that the next points take
+   * the full update until the runs build up again. Changes no output: the tests compare a series
+   * forgetting them before every point with one that does not.
+   */
+  forgetZeroRuns(): void {
+    this.d[ZERO_RUN] = 0;
+    this.d[RES_ZERO_RUN] = 0;
   }
 
   /**
    * Reads one value from each cache line the next observe reads first and returns their sum: the
    * scalars and residual sums, the newest ARI difference, the stable line's scalars and next point,
    * the value window's next slot (its time beside it) and middle, the next season and residual
-   * slots. An owner about to observe many series touches them all first, so that their memory
+   * slots (at the zero fixed point only the lines a next +0 reads: zero-point.ts). An owner about to observe many series touches them all first, so that their memory
    * reads overlap instead of waiting one after another (group prefetching, docs/performance.md);
    * the sum only keeps the reads from being optimised away.
    * Changes nothing; 0 when the next observe grows the memory.
@@ -177,11 +194,13 @@ export class SeriesEnsemble implements LineHost {
     const layout = layoutOf(d);
     let sum = 0;
     for (let i = 0; i < ARI_DIFF_RING; i += 8) sum += d[i] as number;
-    sum += d[ariNewestAt(d)] as number;
     // the line's scalars may straddle two cache lines: both ends
     sum += (d[STABLE_LINE] as number) + (d[STABLE_LINE + LINE_POINTS - 1] as number) + (d[lineNextPointAt(d, STABLE_LINE, STABLE_POINTS)] as number);
     // the next time is beside the next value (series-memory.ts): one line
-    sum += (d[sortedNextRingAt(d, VALUE_META, layout.valueRing, VALUE_POINTS, VALUE_STRIDE)] as number) + (d[sortedMiddleAt(d, VALUE_META, layout.valueSorted)] as number);
+    sum += d[sortedNextRingAt(d, VALUE_META, layout.valueRing, VALUE_POINTS, VALUE_STRIDE)] as number;
+    // at the zero fixed point a next +0 reads none of the rest (zero-point.ts)
+    if ((d[ZERO_RUN] as number) >= VALUE_POINTS) return sum;
+    sum += (d[ariNewestAt(d)] as number) + (d[sortedMiddleAt(d, VALUE_META, layout.valueSorted)] as number);
     sum += d[hwSeasonNextAt(d, layout)] as number;
     return sum + (d[errorNextAt(d, ERROR_STATS, layout.errorRing, MODEL_COUNT)] as number);
   }
@@ -302,6 +321,27 @@ export class SeriesEnsemble implements LineHost {
     for (const [x, y] of replayPoints(state)) e.observe(y, x);
     return e;
   }
+}
+
+/**
+ * observe of y = +0 at the zero fixed point (zero-point.ts): the five forecasts are +0 again (the
+ * stored ones stay), every residual is +0 over +0, ARI's difference and the season's value too, and
+ * the EWMA level stays +0; the stable line (its sample times move), the value window (its times),
+ * the counters and the reweighing are updated as observe does.
+ */
+function observeAtZero(d: Float64Array, layout: StageLayout, xSeconds: number): number {
+  const points = (d[POINTS] as number) | 0;
+  const prediction = combineOneStep(d);
+  errorPushZeros(d, ERROR_STATS, layout.errorRing, MODEL_COUNT);
+  caIlrUpdate(d, 0, xSeconds);
+  ariUpdateAtZero(d);
+  hwUpdateAtZero(d);
+  d[EVICTED] = madUpdate(d, layout, 0);
+  d[layout.recentX + (points % VALUE_POINTS) * VALUE_STRIDE] = xSeconds;
+  d[LAST_Y] = 0;
+  d[POINTS] = points + 1;
+  if ((points + 1) % 4 === 0) reweigh(d);
+  return prediction;
 }
 
 /** predict(1) from the forecasts observe just made (same terms in the same order) */

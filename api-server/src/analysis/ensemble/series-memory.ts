@@ -56,7 +56,12 @@ export const DET_SUM_SQ = DET_SUM + 1;
 export const RES_COUNT = DET_SUM_SQ + 1;
 export const RES_SUM = RES_COUNT + 1;
 export const RES_SUM_SQ = RES_SUM + 1;
-export const ERROR_STATS = RES_SUM_SQ + 1;
+// derived scalars (not saved: a restore's replay rebuilds them; zero-point.ts)
+/** points in a row, up to VALUE_POINTS, that left the models at their zero fixed point */
+export const ZERO_RUN = RES_SUM_SQ + 1;
+/** the detectors' seasonal residuals in a row, up to RESIDUAL_POINTS, that were +0 */
+export const RES_ZERO_RUN = ZERO_RUN + 1;
+export const ERROR_STATS = RES_ZERO_RUN + 1;
 // fixed windows
 /** [ARI_DIFF_RING, +64): ring of differences; [ARI_PHI, +3): the AR coefficients */
 export const ARI_DIFF_RING = ERROR_STATS + errorStats(MODEL_COUNT);

@@ -115,6 +115,22 @@ export function sortedMedianAbsDeviation(d: Float64Array, meta: number, sorted: 
 }
 
 /**
+ * sortedMedianAbsDeviation about a center of +0 of a window whose values are all +0 (count >= 1),
+ * without reading the window: +0, and the search hint set where kthDeviation would leave it (its
+ * first probe finds the answer, at the hint clamped to the valid range).
+ */
+export function sortedZeroDeviation(d: Float64Array, meta: number): number {
+  const n = (d[meta + N] as number) | 0;
+  const split = n >> 1;
+  const take = split + 1;
+  const lo = Math.max(0, take - (n - split));
+  const hi = Math.min(take, split);
+  const hint = (d[meta + HINT] as number) | 0;
+  d[meta + HINT] = hint < lo ? lo : hint > hi ? hi : hint;
+  return 0;
+}
+
+/**
  * A position that splits the sorted copy into values <= `center` on its left and values >=
  * `center` from it on: the middle when `center` lies between the two middle values (the usual call,
  * `center` being the median: one comparison pair instead of a search), else lowerBound(center).

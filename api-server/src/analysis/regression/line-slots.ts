@@ -128,6 +128,14 @@ export function lineSlope(d: Float64Array, at: number): number {
   return (d[at + N] as number) >= 2 && vx > 0 ? (d[at + CXY] as number) / vx : 0;
 }
 
+/**
+ * Whether the line's y mean is +0 and its xy co-moment zero: it then predicts +0 at every x (its
+ * slope is a zero), and a push of y = +0 over points whose y is +0 keeps both so.
+ */
+export function lineFlatAtZero(d: Float64Array, at: number): boolean {
+  return Object.is(d[at + MY], 0) && d[at + CXY] === 0;
+}
+
 export function lineIntercept(d: Float64Array, at: number): number {
   return (d[at + MY] as number) - lineSlope(d, at) * (d[at + MX] as number);
 }
