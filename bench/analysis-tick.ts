@@ -7,7 +7,8 @@
  * analysis code, which does not grow with the workloads, is not counted in any size's figure.
  *
  * Sizes: BENCH_ANALYSIS_SIZES (default 1k, 10k, 100k; 24 warm steps, 4 at 100k) and, with every
- * window full, BENCH_ANALYSIS_STEADY_SIZES (default 1k, 10k; 300 warm steps). The 100k run needs
+ * window full, BENCH_ANALYSIS_STEADY_SIZES (default 1k, 10k; 300 warm steps, or
+ * BENCH_ANALYSIS_STEADY_WARM_STEPS). The 100k run needs
  * a heap above node's default, which `npm run bench` sets (--max-old-space-size=12288); it also
  * gives the young generation the service's size (--max-semi-space-size=128, as `npm start`, the
  * image and the manifests do; the row "young generation" says which one a run had).
@@ -182,9 +183,14 @@ export async function runAnalysisBench(): Promise<{ name: string; value: string 
   const budget = applyServiceJitBudget();
   await warmCode();
   const sizes = (process.env.BENCH_ANALYSIS_SIZES ?? '1000,10000,100000').split(',').map(Number).filter((x) => x > 0);
-  // steady state: 300 steps fill every window (the 300-value window, the 240-point rings, the
-  // first Holt-Winters season), which is what a workload watched for 75 minutes or more costs
+  // steady state: 300 steps fill the series' windows (the 300-value window, the 240-point rings,
+  // the first Holt-Winters season), which is what a workload watched for 75 minutes or more costs.
+  // The seasonal residuals (200, after the first season) fill by step 441, and a series of +0
+  // reaches its zero fixed point at step 541 (zero-point.ts): BENCH_ANALYSIS_STEADY_WARM_STEPS=600
+  // measures that later state (docs/performance.md has both).
   const steadySizes = (process.env.BENCH_ANALYSIS_STEADY_SIZES ?? '1000,10000').split(',').map(Number).filter((x) => x > 0);
+  const steadyWarmSteps = Number(process.env.BENCH_ANALYSIS_STEADY_WARM_STEPS ?? 300);
+  if (!Number.isInteger(steadyWarmSteps) || steadyWarmSteps < 1) throw new Error(`BENCH_ANALYSIS_STEADY_WARM_STEPS: a positive integer, not ${process.env.BENCH_ANALYSIS_STEADY_WARM_STEPS}`);
   const rows: { name: string; value: string }[] = [
     { name: 'analysis tick: gc for heap figures', value: how },
     { name: 'analysis tick: V8 inlining budget (SVC_JIT_BUDGET)', value: budget },
@@ -195,7 +201,7 @@ export async function runAnalysisBench(): Promise<{ name: string; value: string 
   let bytesPerWorkload = 0;
   const runs: [number, number][] = [
     ...sizes.map((n): [number, number] => [n, Number(process.env.BENCH_ANALYSIS_WARM_STEPS ?? (n >= 100_000 ? 4 : 24))]),
-    ...steadySizes.map((n): [number, number] => [n, 300]),
+    ...steadySizes.map((n): [number, number] => [n, steadyWarmSteps]),
   ];
   for (const [n, warm] of runs) {
     // a size whose projected heap would not fit is reported as skipped instead of crashing the bench
