@@ -6,12 +6,12 @@
  * A throwaway core of 100 workloads runs 300 steps before the first size, so that the compiled
  * analysis code, which does not grow with the workloads, is not counted in any size's figure.
  *
- * Sizes: BENCH_ANALYSIS_SIZES (default 1k, 10k, 100k; 24 warm steps, 4 at 100k) and, with every
- * window full, BENCH_ANALYSIS_STEADY_SIZES (default 1k, 10k; 300 warm steps, or
- * BENCH_ANALYSIS_STEADY_WARM_STEPS). The 100k run needs
- * a heap above node's default, which `npm run bench` sets (--max-old-space-size=12288); it also
- * gives the young generation the service's size (--max-semi-space-size=128, as `npm start`, the
- * image and the manifests do; the row "young generation" says which one a run had).
+ * Sizes: BENCH_ANALYSIS_SIZES (default 1k, 10k, 100k; 24 warm steps, 4 at 100k) and, with the
+ * series' windows full, BENCH_ANALYSIS_STEADY_SIZES (default 1k, 10k; 300 warm steps, or
+ * BENCH_ANALYSIS_STEADY_WARM_STEPS: 600 fills every window). The 100k run needs a heap above
+ * node's default, which `npm run bench` sets (--max-old-space-size=12288); it also gives the young
+ * generation the service's size (--max-semi-space-size=128, as `npm start`, the image and the
+ * manifests do; the row "young generation" says which one a run had).
  *
  * Run: `node --import tsx bench/analysis-tick.ts` (or through `npm run bench`). GC: uses
  * global.gc when started with --expose-gc, else enables it at run time via v8 flags.

@@ -15,7 +15,7 @@
 import { LineView, type LineHost, type RegressionLine } from '../regression/sliding-regression.js';
 import { LINE_POINTS, lineNextPointAt } from '../regression/line-slots.js';
 import { errorCount, errorMae, errorMse, errorNextAt, errorPush, errorPushZeros, errorSigma } from './error-slots.js';
-import { atZeroPoint, countZeroRun } from './zero-point.js';
+import { atZeroPoint, countZeroRun, zeroPointReached } from './zero-point.js';
 import { sortedAt, sortedCount, sortedMiddleAt, sortedNextRingAt } from './sorted-slots.js';
 import {
   ariNewestAt,
@@ -183,9 +183,10 @@ export class SeriesEnsemble implements LineHost {
    * Reads one value from each cache line the next observe reads first and returns their sum: the
    * scalars and residual sums, the newest ARI difference, the stable line's scalars and next point,
    * the value window's next slot (its time beside it) and middle, the next season and residual
-   * slots (at the zero fixed point only the lines a next +0 reads: zero-point.ts). An owner about to observe many series touches them all first, so that their memory
-   * reads overlap instead of waiting one after another (group prefetching, docs/performance.md);
-   * the sum only keeps the reads from being optimised away.
+   * slots (at the zero fixed point only the lines a next +0 reads: zero-point.ts). An owner about
+   * to observe many series touches them all first, so that their memory reads overlap instead of
+   * waiting one after another (group prefetching, docs/performance.md); the sum only keeps the
+   * reads from being optimised away.
    * Changes nothing; 0 when the next observe grows the memory.
    */
   touchNextPoint(): number {
@@ -199,7 +200,7 @@ export class SeriesEnsemble implements LineHost {
     // the next time is beside the next value (series-memory.ts): one line
     sum += d[sortedNextRingAt(d, VALUE_META, layout.valueRing, VALUE_POINTS, VALUE_STRIDE)] as number;
     // at the zero fixed point a next +0 reads none of the rest (zero-point.ts)
-    if ((d[ZERO_RUN] as number) >= VALUE_POINTS) return sum;
+    if (zeroPointReached(d)) return sum;
     sum += (d[ariNewestAt(d)] as number) + (d[sortedMiddleAt(d, VALUE_META, layout.valueSorted)] as number);
     sum += d[hwSeasonNextAt(d, layout)] as number;
     return sum + (d[errorNextAt(d, ERROR_STATS, layout.errorRing, MODEL_COUNT)] as number);

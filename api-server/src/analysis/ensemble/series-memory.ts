@@ -56,10 +56,10 @@ export const DET_SUM_SQ = DET_SUM + 1;
 export const RES_COUNT = DET_SUM_SQ + 1;
 export const RES_SUM = RES_COUNT + 1;
 export const RES_SUM_SQ = RES_SUM + 1;
-// derived scalars (not saved: a restore's replay rebuilds them; zero-point.ts)
-/** points in a row, up to VALUE_POINTS, that left the models at their zero fixed point */
+// derived scalars (not saved: a restore's replay rebuilds them)
+/** points in a row, up to VALUE_POINTS, that left the models at their zero fixed point (zero-point.ts) */
 export const ZERO_RUN = RES_SUM_SQ + 1;
-/** the detectors' seasonal residuals in a row, up to RESIDUAL_POINTS, that were +0 */
+/** the detectors' seasonal residuals in a row, up to RESIDUAL_POINTS, that were +0 (series-detectors.ts) */
 export const RES_ZERO_RUN = ZERO_RUN + 1;
 export const ERROR_STATS = RES_ZERO_RUN + 1;
 // fixed windows

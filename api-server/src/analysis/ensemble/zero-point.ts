@@ -19,9 +19,14 @@ import { lineFlatAtZero } from '../regression/line-slots.js';
 import { ariNewestAt } from './models.js';
 import { EWMA_LEVEL, HW_LEVEL, HW_N, HW_TREND, MODEL_COUNT, ONE_STEP, SEASON, STABLE_LINE, VALUE_POINTS, ZERO_RUN, type StageLayout } from './series-memory.js';
 
+/** whether the models are at the fixed point: the last VALUE_POINTS full updates left them there */
+export function zeroPointReached(d: Float64Array): boolean {
+  return (d[ZERO_RUN] as number) >= VALUE_POINTS;
+}
+
 /** whether the next point of y can take the shortcuts: y is +0 and the models are at the fixed point */
 export function atZeroPoint(d: Float64Array, y: number): boolean {
-  return Object.is(y, 0) && (d[ZERO_RUN] as number) >= VALUE_POINTS;
+  return Object.is(y, 0) && zeroPointReached(d);
 }
 
 /** after a full update with y: whether it left the models at the fixed point (see above) */
