@@ -3,11 +3,10 @@
  * HTTP ingest decoders (log push, bulk, remote-write) as they are given. Every route needs the key.
  */
 import { Router } from '@koa/router';
-import Koa from 'koa';
+import type Koa from 'koa';
 import type { HttpIngestDecoder } from '../ingest/decoder.js';
 import { otlpLogsDecoder, otlpMetricsDecoder, otlpTracesDecoder } from '../ingest/otlp-json/otlp-json-decoders.js';
-import { errorMiddleware, quietClientAborts } from './error-middleware.js';
-import { notFound } from './errors.js';
+import { createAppShell, mountRouters } from './app-shell.js';
 import { ingestHandler } from './ingest-route.js';
 import type { ServiceContext } from './service-context.js';
 
@@ -17,9 +16,7 @@ export interface OtlpAppOptions {
 }
 
 export function createOtlpApp(svc: ServiceContext, options: OtlpAppOptions = {}): Koa {
-  const app = new Koa();
-  app.on('error', quietClientAborts(svc.logger));
-  app.use(errorMiddleware(svc.logger));
+  const app = createAppShell(svc.logger);
   const router = new Router({ strict: true });
   router.use(svc.auth.middleware());
   const routes: [string, HttpIngestDecoder][] = [
@@ -32,12 +29,6 @@ export function createOtlpApp(svc: ServiceContext, options: OtlpAppOptions = {})
     ...(options.extraRoutes ?? []),
   ];
   for (const [path, decoder] of routes) router.post(path, ingestHandler(svc, decoder));
-  app.use(router.routes());
-  app.use(router.allowedMethods());
-  // unknown route: 404 JSON; the router's allowedMethods above turns a known path into 405 + Allow
-  app.use((ctx) => {
-    ctx.status = 404;
-    ctx.body = notFound().body();
-  });
+  mountRouters(app, [router]);
   return app;
 }

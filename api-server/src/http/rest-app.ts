@@ -4,10 +4,10 @@
  * answers 503 until the service is ready.
  */
 import { Router } from '@koa/router';
-import Koa from 'koa';
+import type Koa from 'koa';
 import type { HttpIngestDecoder } from '../ingest/decoder.js';
-import { errorMiddleware, quietClientAborts } from './error-middleware.js';
-import { notFound, notReady, otlpOnOtherPort } from './errors.js';
+import { createAppShell, mountRouters } from './app-shell.js';
+import { notReady, otlpOnOtherPort } from './errors.js';
 import { ingestHandler } from './ingest-route.js';
 import { registerActionRoutes } from './routes/action-routes.js';
 import { registerControlRoutes } from './routes/control-routes.js';
@@ -26,9 +26,7 @@ export interface RestAppOptions {
 }
 
 export function createRestApp(svc: ServiceContext, options: RestAppOptions = {}): Koa {
-  const app = new Koa();
-  app.on('error', quietClientAborts(svc.logger));
-  app.use(errorMiddleware(svc.logger));
+  const app = createAppShell(svc.logger);
   for (const mw of options.before ?? []) app.use(mw);
 
   const open = new Router({ prefix: '/api/v2', strict: true });
@@ -53,14 +51,6 @@ export function createRestApp(svc: ServiceContext, options: RestAppOptions = {})
   registerEventRoutes(api, svc);
   registerHistoryRoute(api, svc);
 
-  for (const router of [open, api]) {
-    app.use(router.routes());
-    app.use(router.allowedMethods());
-  }
-  // unknown route: 404 JSON; the router's allowedMethods above turns a known path into 405 + Allow
-  app.use((ctx) => {
-    ctx.status = 404;
-    ctx.body = notFound().body();
-  });
+  mountRouters(app, [open, api]);
   return app;
 }

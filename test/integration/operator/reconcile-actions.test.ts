@@ -2,30 +2,14 @@ import { expect } from 'chai';
 import type { HealthAction } from '../../../operator/src/crd-types.js';
 import { controlPlaneStartTimeoutMs } from '../../support/control-plane.js';
 import { eventually } from '../../support/service.js';
-import type { Harness } from './reconcile-harness.js';
-import { startHarness } from './reconcile-harness.js';
-
-interface HealthActionList {
-  items: HealthAction[];
-}
+import type { Harness, HealthActionList } from './reconcile-harness.js';
+import { deploymentManifest, startHarness } from './reconcile-harness.js';
 
 /**
  * A bare control plane runs no controllers (operator.md §17.6): the Deployment object exists and
  * its /scale subresource reads and writes spec.replicas, but no pods appear and status stays empty,
  * so the assertions are on spec.replicas and the rollout gate must treat a missing status as "no rollout".
  */
-const deployment = (ns: string, name: string, replicas: number): string =>
-  JSON.stringify({
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, namespace: ns },
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'registry.invalid/app:1' }] } },
-    },
-  });
-
 describe('operator: a sidecar rupture becomes a HealthAction; kubectl approval scales a real Deployment; rollback restores it', function () {
   this.timeout(240_000);
   let h: Harness;
@@ -43,7 +27,7 @@ describe('operator: a sidecar rupture becomes a HealthAction; kubectl approval s
 
   it('mirror → kubectl patch approved → /scale of the Deployment → result reported; rollbackRequested restores previousReplicas', async () => {
     const ns = h.ns;
-    await h.cp.kubectlOk(['apply', '-f', '-'], { input: deployment(ns, 'cart', 2) });
+    await h.cp.kubectlOk(['apply', '-f', '-'], { input: deploymentManifest(ns, 'cart', 2) });
     expect((await h.svc.post('/sim/inject', { pattern: 'traffic-surge', host: `${ns}/cart`, duration_minutes: 3 })).status).to.equal(202);
 
     const mirrored = await eventually(async () => {

@@ -2,24 +2,9 @@ import { expect } from 'chai';
 import type { HealthAction } from '../../../operator/src/crd-types.js';
 import { controlPlaneStartTimeoutMs } from '../../support/control-plane.js';
 import { eventually } from '../../support/service.js';
-import type { Harness } from './reconcile-harness.js';
-import { startHarness } from './reconcile-harness.js';
+import type { Harness, HealthActionList } from './reconcile-harness.js';
+import { deploymentManifest, startHarness } from './reconcile-harness.js';
 
-interface HealthActionList {
-  items: HealthAction[];
-}
-
-const deployment = (ns: string, name: string, replicas: number): string =>
-  JSON.stringify({
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, namespace: ns },
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: name } },
-      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'registry.invalid/app:1' }] } },
-    },
-  });
 
 describe('operator: community edition refuses kubectl approval with EditionRequiresAutopilot; rejection removes the action', function () {
   this.timeout(240_000);
@@ -34,7 +19,7 @@ describe('operator: community edition refuses kubectl approval with EditionRequi
 
   it('approved:true → Approved=False/EditionRequiresAutopilot, a Warning Event, no scale; rejected:true → Rejected; delete releases the finalizer', async () => {
     const ns = h.ns;
-    await h.cp.kubectlOk(['apply', '-f', '-'], { input: deployment(ns, 'shop', 3) });
+    await h.cp.kubectlOk(['apply', '-f', '-'], { input: deploymentManifest(ns, 'shop', 3) });
     expect((await h.svc.post('/sim/inject', { pattern: 'traffic-surge', host: `${ns}/shop`, duration_minutes: 3 })).status).to.equal(202);
     const mirrored = await eventually(async () => {
       const list = await h.kubectlJson<HealthActionList>(['get', 'healthactions', '-n', ns]);

@@ -7,6 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
+import type { HealthAction } from '../../../operator/src/crd-types.js';
 import { Operator } from '../../../operator/src/operator.js';
 import { OperatorMetrics } from '../../../operator/src/ops/operator-metrics.js';
 import type { OperatorSettings } from '../../../operator/src/settings.js';
@@ -16,6 +17,25 @@ import { createNamespace, ensureControlPlane } from '../../support/control-plane
 import type { TestService } from '../../support/service.js';
 import { eventually, startTestService } from '../../support/service.js';
 import { makeTempDir } from '../../support/temp-dir.js';
+
+/** what `kubectl get healthactions -o json` returns */
+export interface HealthActionList {
+  items: HealthAction[];
+}
+
+/** a Deployment of `replicas` as `kubectl apply -f -` takes it (its pods never start: a bare control plane runs no controllers) */
+export function deploymentManifest(ns: string, name: string, replicas: number): string {
+  return JSON.stringify({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: ns },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'registry.invalid/app:1' }] } },
+    },
+  });
+}
 
 export const CRD_NAMES = ['suppressions', 'workloadweights', 'healthactions'].map((p) => `crd/${p}.health.faultline.io`);
 
