@@ -168,6 +168,11 @@ describe('dashboard in headless Chromium against the real service', function () 
     await narrative.waitFor({ timeout: 30_000 });
     expect((await narrative.textContent())?.trim().length ?? 0).to.be.greaterThan(20);
     expect(await page.locator('table.signals tbody tr').count()).to.equal(10);
+    // the explanation's breakdowns: the three pipelines, then the five models of the FusedR series
+    const breakdown = (caption: string) => page.locator('table.breakdown').filter({ has: page.locator('caption', { hasText: caption }) });
+    expect(await breakdown('Pipelines').locator('tbody th[scope="row"]').allTextContents()).to.deep.equal(['metric', 'log', 'trace']);
+    expect(await breakdown('Ensemble models').locator('thead th').allTextContents()).to.deep.equal(['Model', 'Weight', 'Prediction']);
+    expect(await breakdown('Ensemble models').locator('tbody tr').count()).to.equal(5);
     await page.locator('.legend').filter({ hasText: /[1-9][0-9]* points/ }).waitFor({ timeout: 20_000 });
     await page.screenshot({ path: join(SHOTS, 'workload.png'), fullPage: true });
   });

@@ -8,6 +8,7 @@ import type { ApiClient, HistorySpan } from '../api/client.js';
 import type { Snapshot, WorkloadRef } from '../api/types.js';
 import { SIGNAL_NAMES } from '../api/types.js';
 import { BandBadge } from '../components/band-badge.js';
+import { BreakdownTable } from '../components/breakdown-table.js';
 import type { TimelineMark } from '../components/history-chart.js';
 import { HistoryChart } from '../components/history-chart.js';
 import { ErrorNotice } from '../components/notice.js';
@@ -221,68 +222,35 @@ export function WorkloadView(props: { client: ApiClient; ref_: WorkloadRef; onUn
                 <p>
                   <code class="formula">{formula.formula}</code>
                 </p>
-                <table class="breakdown">
-                  <caption>Pipelines</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Source</th>
-                      <th scope="col">R</th>
-                      <th scope="col">Weight</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {(['metric', 'log', 'trace'] as const).map((p) => (
-                      <tr key={p}>
-                        <th scope="row">{p}</th>
-                        <td>{formatFusedR((p === 'metric' ? formula.metric_r : p === 'log' ? formula.log_r : formula.trace_r) ?? Number.NaN)}</td>
-                        <td>{formula.fusion?.weights[p] === undefined ? '–' : formatSignal(formula.fusion.weights[p])}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <BreakdownTable
+                  caption="Pipelines"
+                  columns={['Source', 'R', 'Weight']}
+                  rows={(['metric', 'log', 'trace'] as const).map((p) => ({
+                    name: p,
+                    cells: [
+                      formatFusedR((p === 'metric' ? formula.metric_r : p === 'log' ? formula.log_r : formula.trace_r) ?? Number.NaN),
+                      formula.fusion?.weights[p] === undefined ? '–' : formatSignal(formula.fusion.weights[p]),
+                    ],
+                  }))}
+                />
                 {formula.health !== undefined && (
-                  <table class="breakdown">
-                    <caption>Health penalties</caption>
-                    <thead>
-                      <tr>
-                        <th scope="col">Signal</th>
-                        <th scope="col">Weight</th>
-                        <th scope="col">Penalty</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {Object.entries(formula.health.weights).map(([name, w]) => (
-                        <tr key={name}>
-                          <th scope="row">{name}</th>
-                          <td>{formatSignal(w)}</td>
-                          <td>{formatSignal(formula.health?.penalties[name] ?? Number.NaN)}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
+                  <BreakdownTable
+                    caption="Health penalties"
+                    columns={['Signal', 'Weight', 'Penalty']}
+                    rows={Object.entries(formula.health.weights).map(([name, w]) => ({
+                      name,
+                      cells: [formatSignal(w), formatSignal(formula.health?.penalties[name] ?? Number.NaN)],
+                    }))}
+                  />
                 )}
               </>
             )}
             {trace !== undefined && (
-              <table class="breakdown">
-                <caption>Ensemble models</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Model</th>
-                    <th scope="col">Weight</th>
-                    <th scope="col">Prediction</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {Object.entries(trace.model_contributions).map(([name, c]) => (
-                    <tr key={name}>
-                      <th scope="row">{name}</th>
-                      <td>{formatSignal(c.weight)}</td>
-                      <td>{formatFusedR(c.prediction)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <BreakdownTable
+                caption="Ensemble models"
+                columns={['Model', 'Weight', 'Prediction']}
+                rows={Object.entries(trace.model_contributions).map(([name, c]) => ({ name, cells: [formatSignal(c.weight), formatFusedR(c.prediction)] }))}
+              />
             )}
           </>
         )}
