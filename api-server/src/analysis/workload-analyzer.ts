@@ -26,11 +26,10 @@ import type {
   WorkloadSnapshot,
 } from './contract.js';
 import { SIGNAL_NAMES } from './contract.js';
-import { z } from 'zod';
 import type { AnalysisConfig } from './config.js';
 import { WorkloadBuckets, type OpenBucket, type WorkloadMeans } from './buckets/workload-buckets.js';
 import { loadPerCore } from './normalise/unit-rules.js';
-import { PodKpi, PodSignalsBuffer, type PodKpiState, type PodSignals, type PodStepContext } from './signals/pod-kpi.js';
+import { PodKpi, PodSignalsBuffer, type PodSignals, type PodStepContext } from './signals/pod-kpi.js';
 import { aggregatePodsInto } from './signals/aggregate.js';
 import { signalReadings, PENDING_STATE } from './signals/states.js';
 import { stepDtSeconds } from './signals/formulas.js';
@@ -39,10 +38,9 @@ import { calibrationEtaMinutes, calibrationProgress, statusOf } from './calibrat
 import { fuse, fusedROf } from './fusion/fusion.js';
 import { isRupture, stateOf } from './bands.js';
 import { BandTracker } from './episodes/band-tracker.js';
-import type { Band } from './bands.js';
 import { fallbackForecast, forecastHealthOf } from './health-forecast/health-forecast.js';
-import { DERIVED_SERIES, SERIES_BURST_POINTS, SERIES_STABLE_POINTS, SeriesSet, type SeriesPoint, type SeriesSetState } from './series/series-set.js';
-import { SlidingRegression, metricRatio, type RegressionState } from './regression/index.js';
+import { DERIVED_SERIES, SERIES_BURST_POINTS, SERIES_STABLE_POINTS, SeriesSet, type SeriesPoint } from './series/series-set.js';
+import { SlidingRegression, metricRatio } from './regression/index.js';
 import { MODEL_NAMES, type SeriesEnsemble } from './ensemble/index.js';
 import { burstLineOf, seriesBurstSlope, seriesMetricRatio, seriesStableSlope } from './anomaly/index.js';
 import { LogBucketCounter, logErrorShare, logMoodTerm, logSentiment } from './logs/log-step-counter.js';
@@ -60,6 +58,7 @@ import { ttfSeconds } from './explain/ttf.js';
 import { buildNarrative } from './explain/narrative.js';
 import { recommendAction } from './explain/recommendation.js';
 import { contextEventLines } from './explain/context-lines.js';
+import { parseWorkloadState, type WorkloadState } from './workload-state.js';
 
 /** inputs whose burst/stable slopes give metricR, in tie order (§2.2) */
 export const METRIC_R_INPUTS = ['cpu', 'memory', 'latency', 'error_rate'] as const;
@@ -631,12 +630,7 @@ export class WorkloadAnalyzer {
 
   /** rebuilds from toJSON output; throws an Error naming the field when malformed */
   static fromJSON(key: string, state: unknown, config: AnalysisConfig, maxSeries: number): WorkloadAnalyzer {
-    const parsed = workloadStateSchema.safeParse(state);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new Error(`workload state: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`);
-    }
-    const s = parsed.data as unknown as WorkloadState;
+    const s = parseWorkloadState(state);
     const w = new WorkloadAnalyzer(key, config, maxSeries);
     try {
       w.steps = s.steps;
@@ -941,60 +935,3 @@ export class WorkloadAnalyzer {
 function finiteOrNull(x: number): number | null {
   return Number.isFinite(x) ? x : null;
 }
-
-/** JSON form of a WorkloadAnalyzer (exportWorkload / importWorkload) */
-export interface WorkloadState {
-  version: 1;
-  key: string;
-  steps: number;
-  originMs: number | null;
-  prevStepMs: number | null;
-  lastProcessedBucket: number | null;
-  cores: number;
-  lastMetricMs: number | null;
-  errorRate: number;
-  errorRateMs: number | null;
-  healthHistory: number[];
-  pods: [string, PodKpiState][];
-  windows: [string, RegressionState, RegressionState, number][];
-  series: SeriesSetState;
-  logCounter: unknown;
-  logBurst: unknown;
-  logSeries: unknown;
-  spanWindow: unknown;
-  nearMiss: unknown;
-  fingerprints: unknown;
-  bands: { lastBand: Band; lastState: WorkloadSnapshot['state'] };
-  episodes: unknown;
-  explainRecord: ExplainRecord | null;
-  snapshot: WorkloadSnapshot | null;
-}
-
-const finite = z.number().finite();
-const ruptureState = z.enum(['stable', 'elevated', 'warning', 'critical', 'emergency']);
-const workloadStateSchema = z.object({
-  version: z.literal(1),
-  key: z.string(),
-  steps: z.number().int().min(0),
-  originMs: finite.nullable(),
-  prevStepMs: finite.nullable(),
-  lastProcessedBucket: z.number().int().nullable(),
-  cores: finite,
-  lastMetricMs: finite.nullable(),
-  errorRate: finite,
-  errorRateMs: finite.nullable(),
-  healthHistory: z.array(finite),
-  pods: z.array(z.tuple([z.string(), z.object({}).passthrough()])),
-  windows: z.array(z.tuple([z.string(), z.unknown(), z.unknown(), finite])),
-  series: z.object({ series: z.array(z.tuple([z.string(), z.unknown(), z.unknown()])), untracked: finite }),
-  logCounter: z.unknown(),
-  logBurst: z.unknown(),
-  logSeries: z.unknown(),
-  spanWindow: z.unknown(),
-  nearMiss: z.unknown(),
-  fingerprints: z.unknown(),
-  bands: z.object({ lastBand: z.enum(['normal', 'warning', 'critical', 'emergency']), lastState: ruptureState }),
-  episodes: z.unknown(),
-  explainRecord: z.object({ ruptureId: z.string() }).passthrough().nullable(),
-  snapshot: z.object({ key: z.string(), fusedR: finite }).passthrough().nullable(),
-});
