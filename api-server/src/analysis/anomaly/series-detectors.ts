@@ -258,10 +258,9 @@ export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xS
     const zeroRun = d[RES_ZERO_RUN] as number;
     const zero = Object.is(residual, 0);
     if (zero && zeroRun >= RESIDUAL_POINTS) {
-      // +0 over a full ring of +0 (the last 200 residuals were +0): the slot is left as it is, and
-      // the sums get the full update's `- old` and `+ residual` with both +0 (exact even for a -0 sum)
-      rSum -= 0;
-      rSumSq -= 0;
+      // +0 over a full ring of +0 (the last 200 residuals were +0): the slot is left as it is; of the
+      // full update's `- old` and `+ residual`, both +0, only the second can change a sum (x - +0 is
+      // x for every x, while -0 + +0 is +0)
       rSum += 0;
       rSumSq += 0;
     } else {

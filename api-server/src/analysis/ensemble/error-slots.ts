@@ -68,17 +68,16 @@ export function errorPush(d: Float64Array, st: number, ring: number, models: num
 
 /**
  * errorPush of +0 for every model into a full ring whose slot to be replaced holds +0 for every
- * model (the zero fixed point, zero-point.ts): the same arithmetic on the counts and sums as
- * errorPush (`- |+0|` and `+ |+0|`, so a sum of -0 still becomes +0), without reading or writing
- * the ring's slot.
+ * model (the zero fixed point, zero-point.ts), without reading or writing the ring's slot: the
+ * counts stay (one out, one in); of errorPush's `- |+0|` and `+ |+0|` on the sums only the
+ * second can change a sum (x - +0 is x for every x, while -0 + +0 is +0), so only it is kept.
  */
 export function errorPushZeros(d: Float64Array, st: number, ring: number, models: number): void {
   const points = (d[st + POINTS] as number) | 0;
   for (let m = 0; m < models; m += 1) {
     const s = st + 1 + m * STATS;
-    d[s + COUNT] = (d[s + COUNT] as number) - 1 + 1;
-    d[s + SUM_ABS] = (d[s + SUM_ABS] as number) - 0 + 0;
-    d[s + SUM_SQ] = (d[s + SUM_SQ] as number) - 0 + 0;
+    d[s + SUM_ABS] = (d[s + SUM_ABS] as number) + 0;
+    d[s + SUM_SQ] = (d[s + SUM_SQ] as number) + 0;
   }
   d[st + POINTS] = points + 1;
   if ((points + 1) % RECOMPUTE_EVERY === 0) recompute(d, st, ring, models);
