@@ -44,7 +44,7 @@ if [ "$kafka_cached" = 0 ]; then
     log "fetching the Kafka $KAFKA_VERSION broker jars from Maven Central into $KAFKA_HOME (once)"
     with_progress "[test-prepare] Kafka jars" "$BUILD_LOG_DIR/install-kafka.log" "$HERE/install-kafka.sh" ||
       { log "hack/install-kafka.sh failed; its log:"; cat "$BUILD_LOG_DIR/install-kafka.log"; exit 1; }
-    tail -n 1 "$BUILD_LOG_DIR/install-kafka.log"
+    last_log_line "$BUILD_LOG_DIR/install-kafka.log"
   else
     log "the Kafka tests need maven and java: run 'sudo apt-get install maven' then 'bash hack/install-kafka.sh'"
   fi

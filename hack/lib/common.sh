@@ -114,6 +114,11 @@ missing_control_plane_binaries() {
   echo "${missing[*]}"
 }
 
+# The last non-blank line of log file $1 without terminal colour codes, at most 120 characters.
+last_log_line() {
+  sed 's/\x1b\[[0-9;]*m//g' "$1" | grep -v '^[[:space:]]*$' | tail -n 1 | cut -c1-120
+}
+
 # Runs a command with its output in log file $2 and prints "<label> still running (N s): <last log
 # line>" every $FAULTLINE_PROGRESS_SECONDS (default 30) so a long build never looks hung.
 # usage: with_progress LABEL LOG command...; returns the command's exit code.
@@ -125,7 +130,7 @@ with_progress() {
   while kill -0 "$pid" 2>/dev/null; do
     sleep 1; waited=$((waited + 1))
     if [ $((waited % every)) -eq 0 ]; then
-      printf '%s still running (%d s): %s\n' "$label" "$waited" "$(tail -n 1 "$logfile" | cut -c1-120)"
+      printf '%s still running (%d s): %s\n' "$label" "$waited" "$(last_log_line "$logfile")"
     fi
   done
   wait "$pid" || rc=$?
