@@ -93,6 +93,19 @@ export function mediaType(ctx: Context): string {
   return (ctx.get('content-type').split(';')[0] ?? '').trim().toLowerCase();
 }
 
+/** The Content-Type's parameters (`;proto=...`), names lower-case, values as sent (quotes removed). */
+export function mediaTypeParams(ctx: Context): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of ctx.get('content-type').split(';').slice(1)) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    const name = part.slice(0, eq).trim().toLowerCase();
+    if (name === '' || name === '__proto__') continue;
+    out[name] = part.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1');
+  }
+  return out;
+}
+
 /** JSON of a REST body; a refusal is a 400 naming the reason. */
 export function parseJsonBody(body: Buffer): unknown {
   try {
