@@ -24,7 +24,8 @@ const SEVERITIES = [
 const ENUMS: Record<string, readonly string[]> = { kind: SPAN_KINDS, code: STATUS_CODES, severityNumber: SEVERITIES };
 
 export function camelCase(name: string): string {
-  return name.includes('_') ? name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()) : name;
+  // only an underscore between two name characters: `time_unix_nano`, not `__proto__`
+  return name.includes('_') ? name.replace(/(?<=[a-zA-Z0-9])_([a-z0-9])/g, (_, c: string) => c.toUpperCase()) : name;
 }
 
 function enumValue(value: Json, names: readonly string[], path: string): Json {
