@@ -20,7 +20,7 @@ import { bucketGraceMsOf, type Settings } from './config/settings.js';
 import type { ActionPayload } from './events/envelope.js';
 import { ControlPlane } from './control/control-plane.js';
 import { normaliseOverrides, weightOverridesBody } from './control/weight-overrides.js';
-import { AnalyzerLoop, TICK_SLICE_MS } from './engine/analyzer-loop.js';
+import { AnalyzerLoop, TICK_SLICES } from './engine/analyzer-loop.js';
 import { RetentionSweeper } from './engine/retention-sweeper.js';
 import { EventHub } from './events/event-hub.js';
 import { DeliveryWorker } from './events/delivery-worker.js';
@@ -222,7 +222,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     now,
     // standalone: the tick runs in slices between requests; cluster mode keeps it whole, as the
     // partition owner may hand a workload over between two ticks but not in the middle of one
-    ...(d.cluster.enabled ? {} : { sliceMs: TICK_SLICE_MS }),
+    ...(d.cluster.enabled ? {} : { slices: TICK_SLICES }),
   });
 
   const servers: Server[] = [];

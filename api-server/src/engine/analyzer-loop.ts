@@ -10,7 +10,7 @@ import type { IngestPipeline } from '../pipeline/ingest-pipeline.js';
 import type { AnalysisStore, KpiPoint } from '../storage/analysis-store.js';
 import type { SelfMetrics } from '../telemetry/self-metrics.js';
 import { KpiRollup } from './kpi-rollup.js';
-import { TimeSlicer } from './time-slicer.js';
+import { TimeSlicer, type SliceLengths } from './time-slicer.js';
 
 export interface LoopLogger {
   info(fields: Record<string, unknown>, message: string): void;
@@ -23,14 +23,17 @@ export interface AnalyzerLoopOptions {
   stateEveryTicks: number;
   now: () => number;
   /**
-   * Run the step and build its LevelDB batch in slices of this many milliseconds, serving the
-   * requests that wait between two slices (time-slicer.ts); undefined: the whole tick at once.
+   * Run the step and build its LevelDB batch in slices of these lengths, serving the requests that
+   * wait between two slices (time-slicer.ts); undefined: the whole tick at once.
    */
-  sliceMs?: number;
+  slices?: SliceLengths;
 }
 
-/** the slice of a standalone service's tick (AnalyzerLoopOptions.sliceMs) */
-export const TICK_SLICE_MS = 10;
+/**
+ * The slices of a standalone service's tick (AnalyzerLoopOptions.slices): 10 ms when nothing
+ * else waits, 1 ms while ingest requests come in (the tick still advances every turn of the loop).
+ */
+export const TICK_SLICES: SliceLengths = { idleMs: 10, busyMs: 1 };
 
 /** workload-buckets the step runs between two looks at the clock (one run takes ~0.05-0.2 ms) */
 const BUCKETS_PER_CLOCK_CHECK = 8;
@@ -95,7 +98,8 @@ export class AnalyzerLoop {
     try {
       this.pipeline.drain();
       this.metrics.queueSize(this.pipeline.waiting);
-      const slicer = this.options.sliceMs === undefined ? undefined : new TimeSlicer(this.options.sliceMs);
+      const slices = this.options.slices;
+      const slicer = slices === undefined ? undefined : new TimeSlicer(slices, () => this.pipeline.offers);
       const output = await this.step(now, slicer);
       this.reportRefusals();
       this.ticks += 1;
