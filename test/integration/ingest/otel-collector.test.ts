@@ -116,9 +116,10 @@ describe('a real OpenTelemetry Collector sending to every route', function () {
     const post = (base: string) => fetch(`${base}/v1/metrics`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` }, body: sent.body });
     const contract = await post(svc.otlp);
     expect(contract.status).to.equal(400);
-    const refusal = (await contract.json()) as { field?: string; message?: string };
+    const refusal = (await contract.json()) as { field?: string; error?: string };
     expect(refusal.field).to.match(/^resourceMetrics\[0\]\.resource\.attributes\[\d+\]\.value\.intValue$/);
-    expect(refusal.message).to.match(/quoted/);
+    // the rule: a quoted integer is invalid on this port
+    expect(refusal.error).to.match(/intValue must be a JSON number.*not a quoted string/);
 
     const standard = await post(otlpHttp);
     expect(standard.status).to.equal(200);
