@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import {
   DESIGN_DOCS,
   type DesignDoc,
+  type DocHeadings,
   brokenLinks,
   filesUnder,
   headingsOf,
@@ -24,8 +25,8 @@ const NOT_SCANNED = 'test/unit/docs/';
  */
 const ADDED_ELSEWHERE = new Set(['docs/cluster.md']);
 
-function designHeadings(): Map<DesignDoc, ReturnType<typeof headingsOf>> {
-  const out = new Map<DesignDoc, ReturnType<typeof headingsOf>>();
+function designHeadings(): Map<DesignDoc, DocHeadings> {
+  const out = new Map<DesignDoc, DocHeadings>();
   for (const doc of DESIGN_DOCS) {
     const path = join(ROOT, 'docs/design', `${doc}.md`);
     if (existsSync(path)) out.set(doc, headingsOf(readFileSync(path, 'utf8')));
@@ -40,12 +41,14 @@ describe('design references: every § in the tree resolves to a heading of docs/
         '/** fusion (analytics.md §4.3) and bands (§4.4) */',
         '// see `api.md` §6.5, §1.3-1.7 and operator §14-§15',
         '// (runtime.md "Time"), (runtime.md, Durability)',
+        '// (interface "FusedR bands")',
       ].join('\n');
-      const refs = referencesIn('api-server/src/x.ts', text).map((r) => `${r.line} ${r.doc} ${r.section ?? r.name}`);
+      const refs = referencesIn('api-server/src/x.ts', text).map((r) => `${r.line} ${r.doc} ${r.section ?? r.name ?? `contract ${r.contract}`}`);
       expect(refs).to.deep.equal([
         '1 analytics 4.3', '1 analytics 4.4',
         '2 api 6.5', '2 api 1.3', '2 api 1.7', '2 operator 14', '2 operator 15',
         '3 runtime Time', '3 runtime Durability',
+        '4 api contract FusedR bands',
       ]);
     });
 
@@ -57,11 +60,13 @@ describe('design references: every § in the tree resolves to a heading of docs/
       expect(referencesIn('operator/src/c.ts', '// (§9.4)')[0]).to.include({ doc: 'operator' });
       expect(referencesIn('api-server/src/d.ts', '// (§5.6)')[0]).to.include({ doc: 'analytics' });
       expect(referencesIn('api-server/src/http/e.ts', '// (§1.6)')[0]).to.include({ doc: 'api' });
-      expect(referencesIn('docs/design/operator.md', 'see analytics.md §9 and §9.2')[1]).to.include({ doc: 'operator' });
+      const inDesign = referencesIn('docs/design/operator.md', 'see analytics.md §9 and §9.2\nthen §9.3');
+      expect(inDesign[1]).to.include({ doc: 'analytics', section: '9.2' });
+      expect(inDesign[2]).to.include({ doc: 'operator', section: '9.3' });
     });
 
     it('reports a section without a heading, naming file and line', () => {
-      const headings = headingsOf('# T\n## §4 Fusion\n### §4.3 Fusion rule\n### 4.4 Bands\n## Time');
+      const headings = headingsOf('# T\n## §4 Fusion\n### §4.3 Fusion rule\n### 4.4 Bands\n## Time\n| "FusedR bands" | §4.4 |');
       const ref = (section: string | undefined, name?: string) => ({ file: 'a.ts', line: 7, doc: 'analytics' as const, section, name });
       expect(unresolved(ref('4.3'), headings)).to.equal(undefined);
       expect(unresolved(ref('4.4'), headings)).to.equal(undefined);
@@ -69,6 +74,9 @@ describe('design references: every § in the tree resolves to a heading of docs/
       expect(unresolved(ref(undefined, 'Time'), headings)).to.equal(undefined);
       expect(unresolved(ref(undefined, 'Durability'), headings)).to.match(/^a\.ts:7: .*"Durability"/);
       expect(unresolved(ref('1'), undefined)).to.match(/does not exist/);
+      const contract = (name: string) => ({ ...ref(undefined), contract: name });
+      expect(unresolved(contract('FusedR bands'), headings)).to.equal(undefined);
+      expect(unresolved(contract('Bands'), headings)).to.match(/contract's section "Bands"/);
     });
 
     it('reports relative links whose file is missing, outside code fences', () => {

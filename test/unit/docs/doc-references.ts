@@ -5,12 +5,15 @@
  * Reference forms (each seen in the tree):
  * - qualified: `analytics.md §4.3`, `api §6.5`, `` `operator.md` §9.2 ``, `runtime.md "Time"`,
  *   `runtime.md, Durability`;
- * - unqualified: `§5.6`, `(§8.6, §9.2)`, ranges `§14-§15` and `§1.3-1.7` (both ends checked).
+ * - unqualified: `§5.6`, `(§8.6, §9.2)`, ranges `§14-§15` and `§1.3-1.7` (both ends checked);
+ * - the contract's section names, `interface "FusedR bands"`: the contract is not in the
+ *   repository, so each name must be a row `| "name" |` of api.md's table of restatements.
  *
  * An unqualified `§x.y` means the design document the file itself cites nearest before it (the
  * same line first, then earlier lines); a file whose first reference is unqualified means the
  * first document it names later; a file that names none takes its folder's document
- * (`FOLDER_DEFAULTS`). Inside docs/design/<doc>.md an unqualified reference means <doc>.md.
+ * (`FOLDER_DEFAULTS`). Inside docs/design/<doc>.md an unqualified reference means the document
+ * named earlier on the same line, else <doc>.md itself.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, extname, join, relative, resolve } from 'node:path';
@@ -25,6 +28,8 @@ export interface DesignReference {
   doc: DesignDoc;
   section: string | undefined;
   name: string | undefined;
+  /** a section name of the contract (`interface "X"`), looked up in api.md's table */
+  contract?: string;
 }
 
 /** Folder prefixes (relative to the repository root) and the document an unqualified § means there. */
@@ -49,6 +54,8 @@ const SECTION = '(\\d+(?:\\.\\d+)*)';
 const TOKEN = new RegExp(`(?:\\b${DOC}(?:\\.md)?\`?,?\\s?)?§\\s?${SECTION}(?:\\s?[-–]\\s?§?${SECTION})?`, 'g');
 /** `runtime.md "Time"`, `runtime.md, "Durability"`, `runtime.md, Configuration` */
 const NAMED = new RegExp(`\\b${DOC}\\.md\`?(?:,\\s*|\\s+)(?:"([^"]+)"|([A-Z][A-Za-z]+))`, 'g');
+/** `interface "FusedR bands"`, `interface, "Action"` */
+const CONTRACT = /\binterface,?\s+"([^"]+)"/g;
 /** a mention of a document without a section, which sets the file's current document */
 const MENTION = new RegExp(`\\b${DOC}\\.md\\b`, 'g');
 
@@ -87,13 +94,18 @@ export function referencesIn(file: string, text: string): DesignReference[] {
       const name = m[2] ?? m[3];
       if (isDesignDoc(m[1]) && name !== undefined) events.push({ at: m.index, doc: m[1], sections: [], name });
     }
+    for (const m of text.matchAll(CONTRACT)) {
+      if (m[1] !== undefined) out.push({ file, line: i + 1, doc: 'api', section: undefined, name: undefined, contract: m[1] });
+    }
     for (const m of text.matchAll(MENTION)) {
       if (isDesignDoc(m[1])) events.push({ at: m.index, doc: m[1], sections: [] });
     }
     events.sort((a, b) => a.at - b.at);
+    let lineDoc: DesignDoc | undefined;
     for (const e of events) {
       if (e.doc !== undefined && own === undefined) current = e.doc;
-      const doc = e.doc ?? current;
+      const doc = e.doc ?? (own === undefined ? current : (lineDoc ?? own));
+      if (e.doc !== undefined) lineDoc = e.doc;
       if (doc === undefined) continue;
       for (const section of e.sections) out.push({ file, line: i + 1, doc, section, name: undefined });
       if (e.name !== undefined) out.push({ file, line: i + 1, doc, section: undefined, name: e.name });
@@ -103,25 +115,38 @@ export function referencesIn(file: string, text: string): DesignReference[] {
 }
 
 /** The section numbers and the heading texts of one design document. */
-export function headingsOf(markdown: string): { sections: Set<string>; titles: string[] } {
+export interface DocHeadings {
+  sections: Set<string>;
+  titles: string[];
+  /** first cells `| "name" |` of table rows: the contract's section names restated in the document */
+  contractNames: Set<string>;
+}
+
+export function headingsOf(markdown: string): DocHeadings {
   const sections = new Set<string>();
   const titles: string[] = [];
+  const contractNames = new Set<string>();
   for (const line of markdown.split('\n')) {
+    const row = /^\| "([^"]+)" \|/.exec(line);
+    if (row?.[1] !== undefined) contractNames.add(row[1]);
     const h = /^#{1,6}\s+(.*)$/.exec(line);
     if (h === null || h[1] === undefined) continue;
     titles.push(h[1]);
     const n = /^§?(\d+(?:\.\d+)*)\.?(?:\s|$)/.exec(h[1]);
     if (n?.[1] !== undefined) sections.add(n[1]);
   }
-  return { sections, titles };
+  return { sections, titles, contractNames };
 }
 
 /** Why a reference does not resolve, or undefined when it does. */
-export function unresolved(ref: DesignReference, headings: { sections: Set<string>; titles: string[] } | undefined): string | undefined {
+export function unresolved(ref: DesignReference, headings: DocHeadings | undefined): string | undefined {
   const where = `${ref.file}:${ref.line}`;
   if (headings === undefined) return `${where}: docs/design/${ref.doc}.md does not exist`;
   if (ref.section !== undefined && !headings.sections.has(ref.section)) {
     return `${where}: ${ref.doc}.md §${ref.section} has no heading in docs/design/${ref.doc}.md`;
+  }
+  if (ref.contract !== undefined && !headings.contractNames.has(ref.contract)) {
+    return `${where}: the contract's section "${ref.contract}" is not in the table of docs/design/${ref.doc}.md §10`;
   }
   if (ref.name !== undefined) {
     const wanted = ref.name.toLowerCase();
