@@ -31,6 +31,7 @@ import { createOutboundChannels } from './events/outbound-channels.js';
 import { actionJson } from './http/render/action-json.js';
 import { BearerKey } from './http/bearer-auth.js';
 import { createOtlpApp } from './http/otlp-app.js';
+import { createOtlpHttpApp } from './http/otlp-http/otlp-http-app.js';
 import { createRestApp } from './http/rest-app.js';
 import { defaultDashboardDir, serveDashboard } from './dashboard/static-files.js';
 import type { ServiceContext } from './http/service-context.js';
@@ -214,7 +215,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     metrics,
     onClose: (fn) => closers.push(fn),
     ...(cluster === undefined ? {} : { clusterStatus: () => (cluster as ClusterNode).status() }),
-    ports: { rest: 0, otlp: 0, dashboard: 0, statsd: 0, grpc: 0 },
+    ports: { rest: 0, otlp: 0, otlpHttp: 0, dashboard: 0, statsd: 0, grpc: 0 },
   };
 
   const loop = new AnalyzerLoop(core, pipeline, store, publisher, actions, metrics, logger, {
@@ -249,6 +250,8 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     }),
     settings.otlpPort,
   );
+  // the standard OTLP/HTTP listener (protobuf and JSON, gzip); port 0 in the settings disables it
+  if (settings.otlpHttpPort !== 0) svc.ports.otlpHttp = await listen(createOtlpHttpApp(svc), settings.otlpHttpPort);
   svc.ports.dashboard = await listen(createRestApp(svc, { remoteWrite, before: [serveDashboard(defaultDashboardDir())] }), settings.dashboardPort);
   const statsd = new StatsdListener({ accept: (b) => ingest.accept(b), dropped: (r, n) => metrics.droppedRecords(r, n), now });
   svc.ports.statsd = await statsd.start(settings.statsdPort, settings.bindAddress);
