@@ -33,9 +33,6 @@ const BASELINE: readonly FolderPair[] = [
   // cluster → http: cluster-node, cluster-reads read http/workload-reads.ts (the WorkloadReads interface);
   // http → cluster: control-write reads cluster/replicated-control.ts, service-context reads cluster/cluster-node.ts.
   ['cluster', 'http'],
-  // config → events: load-settings, settings read events/bus/bus-settings.ts;
-  // events → config: outbound-channels reads config/settings.ts (the DeploymentSettings type).
-  ['config', 'events'],
   // dispatch → events: alertmanager-sink, pagerduty-sink, sink, sink-channel, webhook-sink read
   //   events/envelope.ts, sink-channel reads events/delivery-worker.ts;
   // events → dispatch: outbound-channels reads dispatch/sink-settings.ts and dispatch/sink-channel.ts.
