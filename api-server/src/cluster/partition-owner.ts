@@ -11,25 +11,37 @@
  *   bucket is not processed yet (ReplayOffsets). A replica that dies (SIGKILL) loses nothing
  *   acknowledged: the next owner restores the last checkpoint and reads on from the committed
  *   offset; records of buckets already processed in that state are refused as late.
- * - Revocation: when a rebalance takes a partition away, its workloads leave the local analysis;
- *   records of it still buffered are skipped. Records at offsets below what was already handed
- *   over (a refetch after a rebalance) are skipped too.
+ * - Sticky assignment (sticky-group.ts): a member leaving moves only its own partitions, a member
+ *   joining takes its share from the others; nothing else moves.
+ * - Hand-over: when a rebalance starts (this member rejoins) the owned workloads' states are
+ *   written at once; when it takes a partition away, its states are written again (bounded by
+ *   HANDOVER_MS), then its workloads leave the local analysis; records of it still buffered are
+ *   skipped. Records at offsets below what was already handed over (a refetch after a
+ *   rebalance) are skipped too. States only, no offset commit, once the partition may be another
+ *   member's: a state newer than the committed offset only makes the successor refuse more
+ *   records as late, an offset newer than the state would lose buckets.
+ * - Replays: samples of records that were already in the partition when this replica took it
+ *   over are counted as replayed (`replayed`), not as ingested (the receiving replica counted
+ *   them when Kafka acknowledged them).
  * - After every analyzer tick, owned workloads that stepped get a `v|` record (snapshot and
  *   latest anomalies) so every replica's read view follows.
  * - Actions: the restore also reads the partition's `a|` (actions) and `c|` (their control
  *   state) records and hands them to the action engine before the partition counts as
  *   restored; from then on this replica's engine drives those workloads' actions (`drives`).
  */
-import { Consumer, stringDeserializers, type MessagesStream } from '@platformatic/kafka';
+import { Consumer, ListOffsetTimestamps, stringDeserializers, type MessagesStream } from '@platformatic/kafka';
 import type { Action } from '../actions/action.js';
 import type { WorkloadActionControl } from '../actions/action-repository.js';
 import type { AnalysisCore, AnomalyEvent, StepOutput } from '../analysis/contract.js';
 import { parseActionControlRecord, parseActionRecord } from './action-records.js';
 import type { IngestPipeline } from '../pipeline/ingest-pipeline.js';
-import { closeConsumer, newReadConsumer, readPartitionsToEnd } from './partition-reader.js';
+import { closeConsumer, newReadConsumer } from './partition-reader.js';
+import { readPartitionState } from './partition-state.js';
 import { ReplayOffsets } from './replay-offsets.js';
 import { SerialProducer, type OutgoingRecord } from './serial-producer.js';
-import { parseStateKey, parseViewRecord, stateKey, VIEW_ANOMALIES, viewKey } from './state-records.js';
+import { settleWithin } from './settle-within.js';
+import { parseViewRecord, stateKey, VIEW_ANOMALIES, viewKey } from './state-records.js';
+import { stickyAssigner, stickyProtocols } from './sticky-group.js';
 import { decodeTelemetry, latestTimeMs, TelemetryRecordError } from './telemetry-codec.js';
 import { partitionOf } from './workload-partition.js';
 
@@ -48,6 +60,8 @@ export interface PartitionOwnerOptions {
     error(fields: Record<string, unknown>, message: string): void;
   };
   dropped(reason: 'invalid', n: number): void;
+  /** samples of records read again after a partition moved here (see the header) */
+  replayed(source: 'metrics' | 'logs' | 'traces', n: number): void;
   /** takes over the actions of a restored partition's workloads (before they count as driven here) */
   adoptActions?(belongs: (workload: string) => boolean, actions: Action[], controls: Map<string, WorkloadActionControl>): void;
 }
@@ -64,6 +78,11 @@ type StringConsumer = Consumer<string, string, string, string>;
 /** backoff of a failed partition restore: first retry, and the longest wait between retries */
 const RESTORE_RETRY_FIRST_MS = 500;
 const RESTORE_RETRY_MAX_MS = 10_000;
+/** longest wait for the states of partitions taken away to be written before they are dropped */
+const HANDOVER_MS = 3_000;
+/** stop: longest wait for the last checkpoint, and for leaving the group (then the close is forced) */
+const STOP_CHECKPOINT_MS = 4_000;
+const STOP_LEAVE_MS = 3_000;
 
 export class PartitionOwner {
   private readonly consumer: StringConsumer;
@@ -83,9 +102,15 @@ export class PartitionOwner {
   private timer: NodeJS.Timeout | undefined;
   private loop: Promise<void> | undefined;
   private checkpointing: Promise<void> | undefined;
+  /** state writes outside checkpoints (rebalance start, hand-over), one after another */
+  private flushing: Promise<void> = Promise.resolve();
+  /** per partition, the telemetry end offset when this replica took it: records below are replays */
+  private readonly catchUpEnd = new Map<number, bigint>();
   private stopping = false;
   /** restores done, for /health and the tests */
   restores = 0;
+  /** as group leader, partitions the last assignment moved (undefined until this member led one) */
+  lastMoved: number | undefined;
 
   constructor(
     private readonly core: AnalysisCore,
@@ -106,8 +131,21 @@ export class PartitionOwner {
       timeout: 30_000,
       retries: 5,
       retryDelay: 300,
+      protocols: stickyProtocols(
+        () => new Map([[options.telemetryTopic, this.ownedPartitions()]]),
+        () => {
+          if (!this.stopping && this.restored.size > 0) void this.flushStates([...this.restored]);
+        },
+      ),
+      partitionAssigner: stickyAssigner(({ members, moved }) => {
+        this.lastMoved = moved;
+        options.log.info({ members, moved }, 'cluster: partitions assigned to the group (sticky)');
+      }),
     });
-    this.reader = newReadConsumer(options.brokers, `${clientId}-restore`);
+    this.consumer.on('error', (error: unknown) => {
+      if (!this.stopping) options.log.warn({ err: error }, 'cluster: group membership error');
+    });
+    this.reader = newReadConsumer(options.brokers, `${clientId}-restore`, (error) => options.log.warn({ err: error }, 'cluster: restore reader error'));
     this.producer = new SerialProducer(options.brokers, `${clientId}-state`);
   }
 
@@ -145,6 +183,11 @@ export class PartitionOwner {
       maxWaitTime: 200,
     });
     const stream = this.stream;
+    // kept for the stream's whole life: a fetch or offset lookup failing after the loop let go
+    // (a stop during a rebalance: "Client is closed") must not become an unhandled 'error'
+    stream.on('error', (error: unknown) => {
+      if (!this.stopping) this.options.log.warn({ err: error }, 'cluster: telemetry stream error');
+    });
     this.loop = (async () => {
       for await (const message of stream) {
         if (this.stopping) break;
@@ -190,21 +233,24 @@ export class PartitionOwner {
     return this.checkpointing;
   }
 
+  /** Checkpoints (bounded), leaves the group (bounded, then forced); never throws. */
   async stop(): Promise<void> {
     this.stopping = true;
     if (this.timer !== undefined) clearInterval(this.timer);
-    await this.checkpoint().catch(() => undefined);
-    await this.stream?.close().catch(() => undefined);
-    await this.loop;
-    await closeConsumer(this.consumer);
-    await closeConsumer(this.reader, true);
-    await this.producer.close();
+    const checkpoint = await settleWithin(Promise.all([this.flushing, this.checkpoint()]), STOP_CHECKPOINT_MS);
+    if (checkpoint !== 'settled') this.options.log.warn({ outcome: checkpoint }, 'cluster: the last checkpoint did not complete; a successor replays from the one before');
+    await settleWithin(this.stream?.close(), STOP_LEAVE_MS);
+    await settleWithin(this.loop, STOP_LEAVE_MS);
+    if ((await settleWithin(closeConsumer(this.consumer), STOP_LEAVE_MS)) === 'timed_out') await settleWithin(closeConsumer(this.consumer, true), STOP_LEAVE_MS);
+    await settleWithin(closeConsumer(this.reader, true), STOP_LEAVE_MS);
+    await settleWithin(this.producer.close(), STOP_LEAVE_MS);
   }
 
   private reassigned(mine: Set<number>): void {
-    for (const p of this.restored) if (!mine.has(p)) this.release(p);
+    const lost = [...this.restored].filter((p) => !mine.has(p));
     this.assigned = mine;
-    this.options.log.info({ partitions: [...mine].sort((a, b) => a - b) }, 'cluster: partitions assigned');
+    this.options.log.info({ partitions: [...mine].sort((a, b) => a - b), lost }, 'cluster: partitions assigned');
+    if (lost.length > 0) void this.handOver(lost);
     // restore at once, not at the partition's next record: its workloads are analysed (and listed) here from now on
     for (const p of mine) this.restoreNow(p, RESTORE_RETRY_FIRST_MS);
   }
@@ -235,6 +281,46 @@ export class PartitionOwner {
     return pending;
   }
 
+  /** partitions taken away: their states written (bounded), then their workloads leave */
+  private async handOver(lost: number[]): Promise<void> {
+    const outcome = await settleWithin(this.flushStates(lost), HANDOVER_MS);
+    if (outcome !== 'settled') this.options.log.warn({ partitions: lost, outcome }, 'cluster: hand-over states not written; the new owner restores the last checkpoint');
+    // back here meanwhile (a quick second rebalance): keep analysing them
+    for (const p of lost) if (!this.assigned.has(p) && this.restored.has(p)) this.release(p);
+  }
+
+  /** Writes the states of the given partitions' workloads that moved since their last write (no offset commit). */
+  private flushStates(partitions: number[]): Promise<void> {
+    const run = this.flushing.then(async () => {
+      this.pipeline.drain();
+      const wanted = new Set(partitions.filter((p) => this.restored.has(p)));
+      const { messages, written } = this.stateRecords((p) => wanted.has(p));
+      if (messages.length === 0) return;
+      await this.producer.send(messages);
+      for (const [key, bucket] of written) this.writtenBucket.set(key, bucket);
+      this.options.log.info({ partitions: [...wanted], states: messages.length }, 'cluster: states written for the hand-over');
+    });
+    this.flushing = run.catch((error: unknown) => this.options.log.warn({ err: error }, 'cluster: writing hand-over states failed'));
+    return run;
+  }
+
+  /** state records of the workloads of partitions `include` accepts that processed a bucket since their last write */
+  private stateRecords(include: (p: number) => boolean): { messages: OutgoingRecord[]; written: [string, number][] } {
+    const messages: OutgoingRecord[] = [];
+    const written: [string, number][] = [];
+    for (const key of this.core.workloadKeys()) {
+      const last = this.core.lastProcessedBucket(key);
+      if (last === undefined || last === (this.writtenBucket.get(key) ?? Number.NEGATIVE_INFINITY)) continue;
+      const p = partitionOf(key, this.options.partitions);
+      if (!include(p)) continue;
+      const state = this.core.exportWorkload(key);
+      if (state === undefined) continue;
+      messages.push({ topic: this.options.stateTopic, partition: p, key: stateKey(key), value: JSON.stringify(state) });
+      written.push([key, last]);
+    }
+    return { messages, written };
+  }
+
   /** the partition moved away: its workloads leave this replica's analysis */
   private release(p: number): void {
     this.pipeline.drain();
@@ -248,6 +334,7 @@ export class PartitionOwner {
     }
     this.replay.forget(p);
     this.restored.delete(p);
+    this.catchUpEnd.delete(p);
     this.options.log.info({ partition: p, workloads: dropped }, 'cluster: partition released');
   }
 
@@ -275,6 +362,7 @@ export class PartitionOwner {
       return;
     }
     const batch = { metrics: telemetry.metrics, logs: telemetry.logs, spans: telemetry.spans, rejected: 0 };
+    if (m.offset < (this.catchUpEnd.get(p) ?? 0n)) this.countReplayed(batch);
     if (!this.pipeline.offer(batch)) {
       this.pipeline.drain();
       this.pipeline.offer(batch);
@@ -285,19 +373,10 @@ export class PartitionOwner {
   /** Imports partition p's workloads from the state topic (consumption continues at the committed offset). */
   private async restore(p: number): Promise<void> {
     const started = Date.now();
-    const states = new Map<string, string>();
-    const views = new Map<string, string>();
-    const actions = new Map<string, string | undefined>();
-    const controls = new Map<string, string>();
-    await readPartitionsToEnd(this.reader, this.options.stateTopic, [p], (r) => {
-      const key = parseStateKey(r.key);
-      if (key === undefined) return;
-      // an action's tombstone (rejected, evicted) deletes it
-      if (key.kind === 'action') actions.set(key.id, r.value === undefined || r.value === '' ? undefined : r.value);
-      if (r.value === undefined || key.kind === 'action') return;
-      if (key.kind === 'action-control') controls.set(key.workload, r.value);
-      else (key.kind === 'state' ? states : views).set(key.workload, r.value);
-    });
+    // what is in the partition now was sent before this replica took it: read again, it is a replay
+    const ends = await this.reader.listOffsets({ topics: [this.options.telemetryTopic], partitions: { [this.options.telemetryTopic]: [p] }, timestamp: ListOffsetTimestamps.LATEST });
+    const catchUpEnd = ends.get(this.options.telemetryTopic)?.[p] ?? 0n;
+    const { states, views, actions, controls } = await readPartitionState(this.reader, this.options.stateTopic, p);
     this.pipeline.drain();
     let imported = 0;
     for (const [workload, value] of states) {
@@ -333,6 +412,7 @@ export class PartitionOwner {
       this.options.adoptActions((w) => partitionOf(w, this.options.partitions) === p, adopted, adoptedControls);
     }
     this.replay.forget(p);
+    this.catchUpEnd.set(p, catchUpEnd);
     this.restored.add(p);
     this.restores += 1;
     this.options.log.info({ partition: p, workloads: imported, ms: Date.now() - started }, 'cluster: partition restored');
@@ -340,41 +420,25 @@ export class PartitionOwner {
     if (!this.assigned.has(p)) this.release(p);
   }
 
+  private countReplayed(batch: { metrics: readonly unknown[]; logs: readonly unknown[]; spans: readonly unknown[] }): void {
+    if (batch.metrics.length > 0) this.options.replayed('metrics', batch.metrics.length);
+    if (batch.logs.length > 0) this.options.replayed('logs', batch.logs.length);
+    if (batch.spans.length > 0) this.options.replayed('traces', batch.spans.length);
+  }
+
   private async runCheckpoint(): Promise<void> {
     this.pipeline.drain();
     const owned = [...this.restored].filter((p) => this.assigned.has(p));
     if (owned.length === 0) return;
-    const byPartition = new Map<number, string[]>();
-    // the offsets below settle every record whose bucket is processed, so the state of every
-    // workload that processed a bucket since its last write goes with them (read off the analysis
-    // itself: afterStep, which publishes the views, runs only once a tick is stored)
-    for (const key of this.core.workloadKeys()) {
-      const last = this.core.lastProcessedBucket(key);
-      if (last === undefined || last === (this.writtenBucket.get(key) ?? Number.NEGATIVE_INFINITY)) continue;
-      const p = partitionOf(key, this.options.partitions);
-      if (!this.restored.has(p) || !this.assigned.has(p)) continue;
-      let list = byPartition.get(p);
-      if (list === undefined) {
-        list = [];
-        byPartition.set(p, list);
-      }
-      list.push(key);
-    }
     const offsets: { topic: string; partition: number; offset: bigint; leaderEpoch: number }[] = [];
     for (const p of owned) {
       const from = this.replay.replayFrom(p, this.core);
       if (from !== undefined) offsets.push({ topic: this.options.telemetryTopic, partition: p, offset: from, leaderEpoch: -1 });
     }
-    const messages: OutgoingRecord[] = [];
-    const written: [string, number][] = [];
-    for (const [p, keys] of byPartition) {
-      for (const key of keys) {
-        const state = this.core.exportWorkload(key);
-        if (state === undefined) continue;
-        messages.push({ topic: this.options.stateTopic, partition: p, key: stateKey(key), value: JSON.stringify(state) });
-        written.push([key, this.core.lastProcessedBucket(key) ?? Number.NEGATIVE_INFINITY]);
-      }
-    }
+    // the offsets above settle every record whose bucket is processed, so the state of every
+    // workload that processed a bucket since its last write goes with them (read off the analysis
+    // itself: afterStep, which publishes the views, runs only once a tick is stored)
+    const { messages, written } = this.stateRecords((p) => this.restored.has(p) && this.assigned.has(p));
     try {
       if (messages.length > 0) await this.producer.send(messages);
       // still ours: a workload released meanwhile has no written state to track here
