@@ -20,16 +20,16 @@
  *   rebalance) are skipped too. States only, no offset commit, once the partition may be another
  *   member's: a state newer than the committed offset only makes the successor refuse more
  *   records as late, an offset newer than the state would lose buckets.
- * - Replays: samples of records that were already in the partition when this replica took it
- *   over are counted as replayed (`replayed`), not as ingested (the receiving replica counted
- *   them when Kafka acknowledged them).
+ * - Replays: with the states goes the read position (`r|<partition>`); samples of records below
+ *   the previous owner's position are counted as replayed (`replayed`). Ingest is counted by the
+ *   receiving replica when Kafka acknowledged it, never here.
  * - After every analyzer tick, owned workloads that stepped get a `v|` record (snapshot and
  *   latest anomalies) so every replica's read view follows.
  * - Actions: the restore also reads the partition's `a|` (actions) and `c|` (their control
  *   state) records and hands them to the action engine before the partition counts as
  *   restored; from then on this replica's engine drives those workloads' actions (`drives`).
  */
-import { Consumer, ListOffsetTimestamps, stringDeserializers, type MessagesStream } from '@platformatic/kafka';
+import { Consumer, stringDeserializers, type MessagesStream } from '@platformatic/kafka';
 import type { Action } from '../actions/action.js';
 import type { WorkloadActionControl } from '../actions/action-repository.js';
 import type { AnalysisCore, AnomalyEvent, StepOutput } from '../analysis/contract.js';
@@ -40,7 +40,7 @@ import { readPartitionState } from './partition-state.js';
 import { ReplayOffsets } from './replay-offsets.js';
 import { SerialProducer, type OutgoingRecord } from './serial-producer.js';
 import { settleWithin } from './settle-within.js';
-import { parseViewRecord, stateKey, VIEW_ANOMALIES, viewKey } from './state-records.js';
+import { parseViewRecord, positionKey, stateKey, VIEW_ANOMALIES, viewKey } from './state-records.js';
 import { stickyAssigner, stickyProtocols } from './sticky-group.js';
 import { decodeTelemetry, latestTimeMs, TelemetryRecordError } from './telemetry-codec.js';
 import { partitionOf } from './workload-partition.js';
@@ -104,8 +104,10 @@ export class PartitionOwner {
   private checkpointing: Promise<void> | undefined;
   /** state writes outside checkpoints (rebalance start, hand-over), one after another */
   private flushing: Promise<void> = Promise.resolve();
-  /** per partition, the telemetry end offset when this replica took it: records below are replays */
-  private readonly catchUpEnd = new Map<number, bigint>();
+  /** per partition, the previous owner's recorded read position: records below it are replays */
+  private readonly replayUntil = new Map<number, bigint>();
+  /** per partition, the read position last written to the state topic */
+  private readonly writtenPosition = new Map<number, bigint>();
   private stopping = false;
   /** restores done, for /health and the tests */
   restores = 0;
@@ -294,20 +296,31 @@ export class PartitionOwner {
     const run = this.flushing.then(async () => {
       this.pipeline.drain();
       const wanted = new Set(partitions.filter((p) => this.restored.has(p)));
-      const { messages, written } = this.stateRecords((p) => wanted.has(p));
+      const { messages, written, positions } = this.stateRecords((p) => wanted.has(p));
       if (messages.length === 0) return;
       await this.producer.send(messages);
       for (const [key, bucket] of written) this.writtenBucket.set(key, bucket);
+      for (const [p, offset] of positions) this.writtenPosition.set(p, offset);
       this.options.log.info({ partitions: [...wanted], states: messages.length }, 'cluster: states written for the hand-over');
     });
     this.flushing = run.catch((error: unknown) => this.options.log.warn({ err: error }, 'cluster: writing hand-over states failed'));
     return run;
   }
 
-  /** state records of the workloads of partitions `include` accepts that processed a bucket since their last write */
-  private stateRecords(include: (p: number) => boolean): { messages: OutgoingRecord[]; written: [string, number][] } {
+  /**
+   * state records of the workloads of partitions `include` accepts that processed a bucket since
+   * their last write, and those partitions' read positions that moved since theirs
+   */
+  private stateRecords(include: (p: number) => boolean): { messages: OutgoingRecord[]; written: [string, number][]; positions: [number, bigint][] } {
     const messages: OutgoingRecord[] = [];
     const written: [string, number][] = [];
+    const positions: [number, bigint][] = [];
+    for (const p of this.replay.partitions()) {
+      const next = this.replay.nextOffset(p);
+      if (next === undefined || !include(p) || next === this.writtenPosition.get(p)) continue;
+      messages.push({ topic: this.options.stateTopic, partition: p, key: positionKey(p), value: String(next) });
+      positions.push([p, next]);
+    }
     for (const key of this.core.workloadKeys()) {
       const last = this.core.lastProcessedBucket(key);
       if (last === undefined || last === (this.writtenBucket.get(key) ?? Number.NEGATIVE_INFINITY)) continue;
@@ -318,7 +331,7 @@ export class PartitionOwner {
       messages.push({ topic: this.options.stateTopic, partition: p, key: stateKey(key), value: JSON.stringify(state) });
       written.push([key, last]);
     }
-    return { messages, written };
+    return { messages, written, positions };
   }
 
   /** the partition moved away: its workloads leave this replica's analysis */
@@ -334,7 +347,8 @@ export class PartitionOwner {
     }
     this.replay.forget(p);
     this.restored.delete(p);
-    this.catchUpEnd.delete(p);
+    this.replayUntil.delete(p);
+    this.writtenPosition.delete(p);
     this.options.log.info({ partition: p, workloads: dropped }, 'cluster: partition released');
   }
 
@@ -362,7 +376,7 @@ export class PartitionOwner {
       return;
     }
     const batch = { metrics: telemetry.metrics, logs: telemetry.logs, spans: telemetry.spans, rejected: 0 };
-    if (m.offset < (this.catchUpEnd.get(p) ?? 0n)) this.countReplayed(batch);
+    if (m.offset < (this.replayUntil.get(p) ?? 0n)) this.countReplayed(batch);
     if (!this.pipeline.offer(batch)) {
       this.pipeline.drain();
       this.pipeline.offer(batch);
@@ -373,10 +387,7 @@ export class PartitionOwner {
   /** Imports partition p's workloads from the state topic (consumption continues at the committed offset). */
   private async restore(p: number): Promise<void> {
     const started = Date.now();
-    // what is in the partition now was sent before this replica took it: read again, it is a replay
-    const ends = await this.reader.listOffsets({ topics: [this.options.telemetryTopic], partitions: { [this.options.telemetryTopic]: [p] }, timestamp: ListOffsetTimestamps.LATEST });
-    const catchUpEnd = ends.get(this.options.telemetryTopic)?.[p] ?? 0n;
-    const { states, views, actions, controls } = await readPartitionState(this.reader, this.options.stateTopic, p);
+    const { states, views, actions, controls, position } = await readPartitionState(this.reader, this.options.stateTopic, p);
     this.pipeline.drain();
     let imported = 0;
     for (const [workload, value] of states) {
@@ -412,7 +423,8 @@ export class PartitionOwner {
       this.options.adoptActions((w) => partitionOf(w, this.options.partitions) === p, adopted, adoptedControls);
     }
     this.replay.forget(p);
-    this.catchUpEnd.set(p, catchUpEnd);
+    this.replayUntil.set(p, position ?? 0n);
+    if (position !== undefined) this.writtenPosition.set(p, position);
     this.restored.add(p);
     this.restores += 1;
     this.options.log.info({ partition: p, workloads: imported, ms: Date.now() - started }, 'cluster: partition restored');
@@ -438,11 +450,12 @@ export class PartitionOwner {
     // the offsets above settle every record whose bucket is processed, so the state of every
     // workload that processed a bucket since its last write goes with them (read off the analysis
     // itself: afterStep, which publishes the views, runs only once a tick is stored)
-    const { messages, written } = this.stateRecords((p) => this.restored.has(p) && this.assigned.has(p));
+    const { messages, written, positions } = this.stateRecords((p) => this.restored.has(p) && this.assigned.has(p));
     try {
       if (messages.length > 0) await this.producer.send(messages);
       // still ours: a workload released meanwhile has no written state to track here
       for (const [key, bucket] of written) if (this.drives(key)) this.writtenBucket.set(key, bucket);
+      for (const [p, offset] of positions) if (this.assigned.has(p)) this.writtenPosition.set(p, offset);
       // commit only partitions still ours: a commit for a partition that moved would rewind its new owner
       const still = offsets.filter((o) => this.assigned.has(o.partition));
       if (still.length > 0) await this.consumer.commit({ offsets: still });

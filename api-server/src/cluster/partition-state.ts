@@ -15,16 +15,22 @@ export interface PartitionState {
   actions: Map<string, string | undefined>;
   /** workload → its `c|` record (actions' control state) */
   controls: Map<string, string>;
+  /** the previous owner's last recorded read position in the telemetry partition */
+  position: bigint | undefined;
 }
 
 export async function readPartitionState(reader: Consumer<string, string, string, string>, topic: string, partition: number): Promise<PartitionState> {
-  const out: PartitionState = { states: new Map(), views: new Map(), actions: new Map(), controls: new Map() };
+  const out: PartitionState = { states: new Map(), views: new Map(), actions: new Map(), controls: new Map(), position: undefined };
   await readPartitionsToEnd(reader, topic, [partition], (r) => {
     const key = parseStateKey(r.key);
     if (key === undefined) return;
     // an action's tombstone (rejected, evicted) deletes it
     if (key.kind === 'action') out.actions.set(key.id, r.value === undefined || r.value === '' ? undefined : r.value);
     if (r.value === undefined || key.kind === 'action') return;
+    if (key.kind === 'position') {
+      if (key.partition === partition && /^\d+$/.test(r.value)) out.position = BigInt(r.value);
+      return;
+    }
     if (key.kind === 'action-control') out.controls.set(key.workload, r.value);
     else (key.kind === 'state' ? out.states : out.views).set(key.workload, r.value);
   });
