@@ -33,14 +33,14 @@ import { Consumer, stringDeserializers, type MessagesStream } from '@platformati
 import type { Action } from '../actions/action.js';
 import type { WorkloadActionControl } from '../actions/action-repository.js';
 import type { AnalysisCore, AnomalyEvent, StepOutput } from '../analysis/contract.js';
-import { parseActionControlRecord, parseActionRecord } from './action-records.js';
 import type { IngestPipeline } from '../pipeline/ingest-pipeline.js';
 import { closeConsumer, newReadConsumer } from './partition-reader.js';
-import { readPartitionState } from './partition-state.js';
+import { parseAdoptable, readPartitionState } from './partition-state.js';
 import { ReplayOffsets } from './replay-offsets.js';
 import { SerialProducer, type OutgoingRecord } from './serial-producer.js';
 import { settleWithin } from './settle-within.js';
-import { parseViewRecord, positionKey, stateKey, VIEW_ANOMALIES, viewKey } from './state-records.js';
+import { StateLedger } from './state-ledger.js';
+import { parseViewRecord, VIEW_ANOMALIES, viewKey } from './state-records.js';
 import { stickyAssigner, stickyProtocols } from './sticky-group.js';
 import { decodeTelemetry, latestTimeMs, TelemetryRecordError } from './telemetry-codec.js';
 import { partitionOf } from './workload-partition.js';
@@ -93,11 +93,7 @@ export class PartitionOwner {
   private readonly restored = new Set<number>();
   private readonly restoring = new Map<number, Promise<void>>();
   private readonly replay = new ReplayOffsets();
-  /**
-   * per workload, the last processed bucket of the state last written to (or restored from) the
-   * state topic: a checkpoint writes every workload whose processed buckets moved past it
-   */
-  private readonly writtenBucket = new Map<string, number>();
+  private readonly ledger: StateLedger;
   private readonly recentAnomalies = new Map<string, AnomalyEvent[]>();
   private timer: NodeJS.Timeout | undefined;
   private loop: Promise<void> | undefined;
@@ -106,8 +102,6 @@ export class PartitionOwner {
   private flushing: Promise<void> = Promise.resolve();
   /** per partition, the previous owner's recorded read position: records below it are replays */
   private readonly replayUntil = new Map<number, bigint>();
-  /** per partition, the read position last written to the state topic */
-  private readonly writtenPosition = new Map<number, bigint>();
   private stopping = false;
   /** restores done, for /health and the tests */
   restores = 0;
@@ -149,6 +143,7 @@ export class PartitionOwner {
     });
     this.reader = newReadConsumer(options.brokers, `${clientId}-restore`, (error) => options.log.warn({ err: error }, 'cluster: restore reader error'));
     this.producer = new SerialProducer(options.brokers, `${clientId}-state`);
+    this.ledger = new StateLedger(core, this.replay, options.stateTopic, options.partitions);
   }
 
   /** partitions this replica analyses now */
@@ -296,42 +291,15 @@ export class PartitionOwner {
     const run = this.flushing.then(async () => {
       this.pipeline.drain();
       const wanted = new Set(partitions.filter((p) => this.restored.has(p)));
-      const { messages, written, positions } = this.stateRecords((p) => wanted.has(p));
-      if (messages.length === 0) return;
-      await this.producer.send(messages);
-      for (const [key, bucket] of written) this.writtenBucket.set(key, bucket);
-      for (const [p, offset] of positions) this.writtenPosition.set(p, offset);
-      this.options.log.info({ partitions: [...wanted], states: messages.length }, 'cluster: states written for the hand-over');
+      const write = this.ledger.pending((p) => wanted.has(p));
+      if (write.messages.length === 0) return;
+      await this.producer.send(write.messages);
+      // a partition released meanwhile has nothing to track here
+      this.ledger.confirm(write, (p) => this.restored.has(p));
+      this.options.log.info({ partitions: [...wanted], states: write.workloads.length }, 'cluster: states written for the hand-over');
     });
     this.flushing = run.catch((error: unknown) => this.options.log.warn({ err: error }, 'cluster: writing hand-over states failed'));
     return run;
-  }
-
-  /**
-   * state records of the workloads of partitions `include` accepts that processed a bucket since
-   * their last write, and those partitions' read positions that moved since theirs
-   */
-  private stateRecords(include: (p: number) => boolean): { messages: OutgoingRecord[]; written: [string, number][]; positions: [number, bigint][] } {
-    const messages: OutgoingRecord[] = [];
-    const written: [string, number][] = [];
-    const positions: [number, bigint][] = [];
-    for (const p of this.replay.partitions()) {
-      const next = this.replay.nextOffset(p);
-      if (next === undefined || !include(p) || next === this.writtenPosition.get(p)) continue;
-      messages.push({ topic: this.options.stateTopic, partition: p, key: positionKey(p), value: String(next) });
-      positions.push([p, next]);
-    }
-    for (const key of this.core.workloadKeys()) {
-      const last = this.core.lastProcessedBucket(key);
-      if (last === undefined || last === (this.writtenBucket.get(key) ?? Number.NEGATIVE_INFINITY)) continue;
-      const p = partitionOf(key, this.options.partitions);
-      if (!include(p)) continue;
-      const state = this.core.exportWorkload(key);
-      if (state === undefined) continue;
-      messages.push({ topic: this.options.stateTopic, partition: p, key: stateKey(key), value: JSON.stringify(state) });
-      written.push([key, last]);
-    }
-    return { messages, written, positions };
   }
 
   /** the partition moved away: its workloads leave this replica's analysis */
@@ -342,13 +310,13 @@ export class PartitionOwner {
       if (partitionOf(key, this.options.partitions) !== p) continue;
       this.core.removeWorkload(key);
       this.recentAnomalies.delete(key);
-      this.writtenBucket.delete(key);
+      this.ledger.forgetWorkload(key);
       dropped += 1;
     }
     this.replay.forget(p);
     this.restored.delete(p);
     this.replayUntil.delete(p);
-    this.writtenPosition.delete(p);
+    this.ledger.forgetPartition(p);
     this.options.log.info({ partition: p, workloads: dropped }, 'cluster: partition released');
   }
 
@@ -394,7 +362,7 @@ export class PartitionOwner {
       if (partitionOf(workload, this.options.partitions) !== p) continue;
       try {
         this.core.importWorkload(workload, JSON.parse(value) as unknown);
-        this.writtenBucket.set(workload, this.core.lastProcessedBucket(workload) ?? Number.NEGATIVE_INFINITY);
+        this.ledger.restoredWorkload(workload);
         imported += 1;
       } catch (error) {
         this.options.log.warn({ workload, err: error }, 'cluster: stored state unreadable; the workload restarts calibration');
@@ -405,26 +373,13 @@ export class PartitionOwner {
       if (view !== undefined) this.recentAnomalies.set(workload, view.anomalies.slice(-VIEW_ANOMALIES));
     }
     if (this.options.adoptActions !== undefined) {
-      const adopted: Action[] = [];
-      const adoptedControls = new Map<string, WorkloadActionControl>();
-      let unreadable = 0;
-      for (const value of actions.values()) {
-        if (value === undefined) continue;
-        const action = parseActionRecord(value);
-        if (action === undefined) unreadable += 1;
-        else adopted.push(action);
-      }
-      for (const [workload, value] of controls) {
-        const control = parseActionControlRecord(value);
-        if (control === undefined) unreadable += 1;
-        else adoptedControls.set(workload, control);
-      }
+      const { adopted, controls: adoptedControls, unreadable } = parseAdoptable(actions, controls);
       if (unreadable > 0) this.options.log.warn({ partition: p, records: unreadable }, 'cluster: unreadable action records skipped');
       this.options.adoptActions((w) => partitionOf(w, this.options.partitions) === p, adopted, adoptedControls);
     }
     this.replay.forget(p);
     this.replayUntil.set(p, position ?? 0n);
-    if (position !== undefined) this.writtenPosition.set(p, position);
+    if (position !== undefined) this.ledger.restoredPosition(p, position);
     this.restored.add(p);
     this.restores += 1;
     this.options.log.info({ partition: p, workloads: imported, ms: Date.now() - started }, 'cluster: partition restored');
@@ -450,17 +405,16 @@ export class PartitionOwner {
     // the offsets above settle every record whose bucket is processed, so the state of every
     // workload that processed a bucket since its last write goes with them (read off the analysis
     // itself: afterStep, which publishes the views, runs only once a tick is stored)
-    const { messages, written, positions } = this.stateRecords((p) => this.restored.has(p) && this.assigned.has(p));
+    const write = this.ledger.pending((p) => this.restored.has(p) && this.assigned.has(p));
     try {
-      if (messages.length > 0) await this.producer.send(messages);
+      if (write.messages.length > 0) await this.producer.send(write.messages);
       // still ours: a workload released meanwhile has no written state to track here
-      for (const [key, bucket] of written) if (this.drives(key)) this.writtenBucket.set(key, bucket);
-      for (const [p, offset] of positions) if (this.assigned.has(p)) this.writtenPosition.set(p, offset);
+      this.ledger.confirm(write, (p) => this.restored.has(p) && this.assigned.has(p));
       // commit only partitions still ours: a commit for a partition that moved would rewind its new owner
       const still = offsets.filter((o) => this.assigned.has(o.partition));
       if (still.length > 0) await this.consumer.commit({ offsets: still });
     } catch (error) {
-      this.options.log.warn({ err: error, states: messages.length }, 'cluster: checkpoint failed; the next one retries (a new owner would replay from the previous one)');
+      this.options.log.warn({ err: error, states: write.workloads.length }, 'cluster: checkpoint failed; the next one retries (a new owner would replay from the previous one)');
     }
   }
 }

@@ -3,6 +3,9 @@
  * analyses the partition's workloads (analysis states, views, actions and their control state).
  */
 import type { Consumer } from '@platformatic/kafka';
+import type { Action } from '../actions/action.js';
+import type { WorkloadActionControl } from '../actions/action-repository.js';
+import { parseActionControlRecord, parseActionRecord } from './action-records.js';
 import { readPartitionsToEnd } from './partition-reader.js';
 import { parseStateKey } from './state-records.js';
 
@@ -35,4 +38,23 @@ export async function readPartitionState(reader: Consumer<string, string, string
     else (key.kind === 'state' ? out.states : out.views).set(key.workload, r.value);
   });
   return out;
+}
+
+/** The partition's actions and their control state as the action engine adopts them; `unreadable` counts records skipped. */
+export function parseAdoptable(actions: PartitionState['actions'], controls: PartitionState['controls']): { adopted: Action[]; controls: Map<string, WorkloadActionControl>; unreadable: number } {
+  const adopted: Action[] = [];
+  const parsedControls = new Map<string, WorkloadActionControl>();
+  let unreadable = 0;
+  for (const value of actions.values()) {
+    if (value === undefined) continue;
+    const action = parseActionRecord(value);
+    if (action === undefined) unreadable += 1;
+    else adopted.push(action);
+  }
+  for (const [workload, value] of controls) {
+    const control = parseActionControlRecord(value);
+    if (control === undefined) unreadable += 1;
+    else parsedControls.set(workload, control);
+  }
+  return { adopted, controls: parsedControls, unreadable };
 }
