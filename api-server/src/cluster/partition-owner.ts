@@ -80,9 +80,14 @@ const RESTORE_RETRY_FIRST_MS = 500;
 const RESTORE_RETRY_MAX_MS = 10_000;
 /** longest wait for the states of partitions taken away to be written before they are dropped */
 const HANDOVER_MS = 3_000;
-/** stop: longest wait for the last checkpoint, and for leaving the group (then the close is forced) */
-const STOP_CHECKPOINT_MS = 4_000;
-const STOP_LEAVE_MS = 3_000;
+/**
+ * stop: longest waits for the last checkpoint, the end of consumption, leaving the group (then
+ * the close is forced, 1 s more) and closing the rest: 9 s at most, in the process's 10 s budget
+ */
+const STOP_CHECKPOINT_MS = 3_000;
+const STOP_CONSUMING_MS = 2_000;
+const STOP_LEAVE_MS = 2_000;
+const STOP_REST_MS = 1_000;
 
 export class PartitionOwner {
   private readonly consumer: StringConsumer;
@@ -236,11 +241,12 @@ export class PartitionOwner {
     if (this.timer !== undefined) clearInterval(this.timer);
     const checkpoint = await settleWithin(Promise.all([this.flushing, this.checkpoint()]), STOP_CHECKPOINT_MS);
     if (checkpoint !== 'settled') this.options.log.warn({ outcome: checkpoint }, 'cluster: the last checkpoint did not complete; a successor replays from the one before');
-    await settleWithin(this.stream?.close(), STOP_LEAVE_MS);
-    await settleWithin(this.loop, STOP_LEAVE_MS);
-    if ((await settleWithin(closeConsumer(this.consumer), STOP_LEAVE_MS)) === 'timed_out') await settleWithin(closeConsumer(this.consumer, true), STOP_LEAVE_MS);
-    await settleWithin(closeConsumer(this.reader, true), STOP_LEAVE_MS);
-    await settleWithin(this.producer.close(), STOP_LEAVE_MS);
+    await settleWithin(Promise.all([this.stream?.close(), this.loop]), STOP_CONSUMING_MS);
+    if ((await settleWithin(closeConsumer(this.consumer), STOP_LEAVE_MS)) === 'timed_out') {
+      this.options.log.warn({ waitedMs: STOP_LEAVE_MS }, 'cluster: leaving the group took too long; closing without waiting');
+      await settleWithin(closeConsumer(this.consumer, true), STOP_REST_MS);
+    }
+    await settleWithin(Promise.all([closeConsumer(this.reader, true), this.producer.close()]), STOP_REST_MS);
   }
 
   private reassigned(mine: Set<number>): void {
