@@ -10,7 +10,7 @@
 #                              (hack/build-otelcol.sh) builds in the background too.
 #   hack/ci-prepare.sh wait    waits for all three, prints their log tails and timings; non-zero
 #                              exit when one failed. Instant when everything is cached.
-# Debian packages: openssl, curl, util-linux, Go, nats-server (bus tests), chromium (dashboard
+# Debian packages: openssl, curl, util-linux, Go, nats-server (bus tests), prometheus (remote-write test), chromium (dashboard
 # end-to-end tests), maven (Kafka jars).
 #   hack/ci-prepare.sh         both, in sequence.
 # Cache: $FAULTLINE_CACHE (default ~/.cache/faultline); a second run builds nothing.
@@ -30,6 +30,7 @@ install_apt_packages() {
   command -v flock >/dev/null || missing+=(util-linux)
   command -v go >/dev/null || missing+=(golang-go)
   command -v nats-server >/dev/null || [ -x /usr/sbin/nats-server ] || missing+=(nats-server)
+  [ -x /usr/bin/prometheus ] || missing+=(prometheus)
   [ -x /usr/bin/chromium ] || missing+=(chromium)
   command -v mvn >/dev/null || missing+=(maven)
   if [ ${#missing[@]} -gt 0 ]; then

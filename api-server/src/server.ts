@@ -78,7 +78,9 @@ export async function startServer(settings: Settings, options: StartOptions = {}
 
   const metrics = new SelfMetrics(VERSION);
   const core = new AnalysisCoreImpl({ newHexId, config: { calibrationSteps: settings.deployment.calibrationSteps, bucketGraceMs: bucketGraceMsOf(settings) } });
-  const pipeline = new IngestPipeline(core, { accepted: (s, n) => metrics.accepted(s, n), dropped: (r, n) => metrics.droppedRecords(r, n) }, now);
+  // cluster mode: rpt_ingest_samples_total counts what Kafka acknowledged to senders (the
+  // telemetry producer), not what this replica's analysis reads back from the topic
+  const pipeline = new IngestPipeline(core, { accepted: (s, n) => (d.cluster.enabled ? undefined : metrics.accepted(s, n)), dropped: (r, n) => metrics.droppedRecords(r, n) }, now);
   const store = new AnalysisStore(db);
   const hub = new EventHub();
   const outbox = new EventOutbox(db, settings.deployment.eventbus.backlog, {
@@ -163,6 +165,8 @@ export async function startServer(settings: Settings, options: StartOptions = {}
         bucketMs: 15_000,
         log: { info: (f, m) => logger.info(f, m), warn: (f, m) => logger.warn(f, m), error: (f, m) => logger.error(f, m) },
         dropped: (reason, n) => metrics.droppedRecords(reason, n),
+        accepted: (source, n) => metrics.accepted(source, n),
+        replayed: (source, n) => metrics.clusterReplayed(source, n),
         store,
         historyRetentionMs: d.kpiRetentionDays * 86_400_000,
       },

@@ -118,6 +118,13 @@ describe('standard OTLP/HTTP listener (SVC_OTLP_HTTP_PORT): protobuf and JSON, g
     expect(body.partialSuccess.rejectedDataPoints).to.equal('1');
     expect(body.partialSuccess.errorMessage).to.contain('milliseconds');
 
+    const nan = JSON.stringify(doc).replace(`"timeUnixNano":"${now}","asDouble":0.1`, `"timeUnixNano":"${nanos(now)}","asDouble":"NaN"`);
+    const rn = await post('/v1/metrics', nan, { 'content-type': 'application/json' });
+    expect(rn.status).to.equal(200);
+    const nanAnswer = (await rn.json()) as { partialSuccess: { rejectedDataPoints: string; errorMessage: string } };
+    expect(nanAnswer.partialSuccess.rejectedDataPoints).to.equal('1');
+    expect(nanAnswer.partialSuccess.errorMessage).to.contain('not a finite number');
+
     const pb = encodeOtlpRequest('metrics', {
       resourceMetrics: [
         {
@@ -131,7 +138,7 @@ describe('standard OTLP/HTTP listener (SVC_OTLP_HTTP_PORT): protobuf and JSON, g
     const answer = decodeExportResponse('metrics', Buffer.from(await rp.arrayBuffer())) as { partialSuccess: { rejectedDataPoints: number; errorMessage: string } };
     // both points name no workload (node-only resource): the pipeline never sees them
     expect(answer.partialSuccess.rejectedDataPoints).to.equal(2);
-    expect(answer.partialSuccess.errorMessage).to.contain('name no workload');
+    expect(answer.partialSuccess.errorMessage).to.contain('names no workload');
   });
 
   it('bad data is a 400 with a google.rpc.Status body in the request encoding; random bytes never a 5xx', async () => {

@@ -9,7 +9,7 @@ describe('OTLP/HTTP answers: partial_success and the time window', () => {
     expect(partialSuccess('metrics', 0, 0)).to.equal(undefined);
     const p = partialSuccess('metrics', 2, 1)!;
     expect(p.rejected).to.equal(3);
-    expect(p.errorMessage).to.contain('2 data points of resources that name no workload').and.contain('1 data points were dropped because their time').and.contain('milliseconds');
+    expect(p.errorMessage).to.contain('2 data points were dropped because their resource names no workload').and.contain('1 data points were dropped because their time').and.contain('milliseconds');
     expect(partialSuccess('traces', 0, 4)!.errorMessage).to.match(/^4 spans were dropped/);
   });
 

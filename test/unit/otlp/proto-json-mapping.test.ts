@@ -35,6 +35,12 @@ describe('OTLP/JSON protobuf mapping → the strict decoders\' shape', () => {
     expect(camelCase('timeUnixNano')).to.equal('timeUnixNano');
   });
 
+  it('doubles written as "NaN" / "Infinity" become numbers the decoders drop and count', () => {
+    const doc = fromProtoJsonMapping({ resourceMetrics: [{ resource: { attributes: [{ key: 'k8s.deployment.name', value: { stringValue: 'a' } }] }, scopeMetrics: [{ metrics: [{ name: 'm', gauge: { dataPoints: [{ timeUnixNano: '1', asDouble: 'NaN' }, { timeUnixNano: '1', asDouble: '-Infinity' }, { timeUnixNano: '1', asDouble: 2 }] } }] }] }] });
+    const batch = decodeMetricsDocument(doc);
+    expect([batch.metrics.map((m) => m.value), batch.rejected]).to.deep.equal([[2], 2]);
+  });
+
   it('refuses an intValue or enum that is neither a number nor its string form, naming the field', () => {
     const bad = () => fromProtoJsonMapping({ resourceMetrics: [{ resource: { attributes: [{ key: 'k', value: { intValue: '12.5' } }] } }] });
     expect(bad).to.throw(DecodeError).with.property('field', 'resourceMetrics[0].resource.attributes[0].value.intValue');
@@ -52,9 +58,13 @@ describe('OTLP/JSON protobuf mapping → the strict decoders\' shape', () => {
   it('a metrics request in the contract\'s form and in the mapping\'s form decode to the same records (property)', () => {
     const attribute = fc.record({ key: fc.constantFrom('k8s.namespace.name', 'k8s.deployment.name', 'process.pid', 'cpu'), value: fc.oneof(fc.record({ stringValue: fc.stringMatching(/^[a-z]{1,6}$/) }), fc.record({ intValue: fc.integer({ min: -1e9, max: 1e9 }) })) });
     const point = fc.record({ timeUnixNano: fc.bigInt({ min: 0n, max: 2n ** 62n }).map(String), asDouble: fc.double({ noNaN: true, noDefaultInfinity: true }), attributes: fc.array(attribute, { maxLength: 3 }) });
+    // gauge and sum: `sum` is also a double field name of histogram points, the mapping must tell them apart
+    const metric = fc
+      .record({ name: fc.constantFrom('a', 'b.c'), kind: fc.constantFrom('gauge', 'sum'), points: fc.array(point, { maxLength: 3 }) })
+      .map(({ name, kind, points }) => ({ name, [kind]: { dataPoints: points } }));
     const doc = fc.record({
       resourceMetrics: fc.array(
-        fc.record({ resource: fc.record({ attributes: fc.array(attribute, { maxLength: 4 }) }), scopeMetrics: fc.array(fc.record({ metrics: fc.array(fc.record({ name: fc.constantFrom('a', 'b.c'), gauge: fc.record({ dataPoints: fc.array(point, { maxLength: 3 }) }) }), { maxLength: 3 }) }), { maxLength: 2 }) }),
+        fc.record({ resource: fc.record({ attributes: fc.array(attribute, { maxLength: 4 }) }), scopeMetrics: fc.array(fc.record({ metrics: fc.array(metric, { maxLength: 3 }) }), { maxLength: 2 }) }),
         { maxLength: 3 },
       ),
     });

@@ -1,92 +1,91 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { MetricRecord } from '../../../api-server/src/ingest/records.js';
-import { RAW_BUCKET_MS, RawPointBuckets, type RawPoint } from '../../../api-server/src/pipeline/raw-point-buckets.js';
+import { RAW_BUCKET_MS, RawPointBuckets } from '../../../api-server/src/pipeline/raw-point-buckets.js';
 
-/**
- * The raw tier's 15-s means as they were kept before (one Map keyed by `workload\0metric`, whose
- * insertion order is the eviction order): the reference the keyed-by-workload version must match.
- */
-class ReferenceBuckets {
-  private readonly open = new Map<string, { workload: string; metric: string; bucket: number; sum: number; count: number }>();
-  private done: RawPoint[] = [];
-  constructor(private readonly maxOpen: number) {}
-  add(r: MetricRecord): void {
-    const bucket = Math.floor(r.timeMs / RAW_BUCKET_MS);
-    const series = `${r.workload}\u0000${r.name}`;
-    const cur = this.open.get(series);
-    if (cur !== undefined && cur.bucket === bucket) {
-      cur.sum += r.value;
-      cur.count += 1;
-      return;
-    }
-    if (cur !== undefined) {
-      if (bucket < cur.bucket) return;
-      this.finish(cur);
-      this.open.delete(series);
-    }
-    this.open.set(series, { workload: r.workload, metric: r.name, bucket, sum: r.value, count: 1 });
-    if (this.open.size > this.maxOpen) {
-      const [key, oldest] = this.open.entries().next().value!;
-      this.finish(oldest);
-      this.open.delete(key);
-    }
-  }
-  take(all = false): RawPoint[] {
-    if (all) {
-      for (const o of this.open.values()) this.finish(o);
-      this.open.clear();
-    }
-    const out = this.done;
-    this.done = [];
-    return out;
-  }
-  private finish(o: { workload: string; metric: string; bucket: number; sum: number; count: number }): void {
-    this.done.push({ workload: o.workload, metric: o.metric, bucketStartMs: o.bucket * RAW_BUCKET_MS, mean: o.sum / o.count, count: o.count });
-  }
-}
+const T0 = 1_700_000_010_000; // a multiple of 15 s: bucket 113 333 334 starts here
+const point = (workload: string, name: string, timeMs: number, value: number): MetricRecord => ({ workload, pod: undefined, name, timeMs, value });
 
-describe('RawPointBuckets: 15-s means of the raw tier', () => {
-  it('means per series and bucket, handed over once a later bucket of the series starts (hand-checked)', () => {
-    const raw = new RawPointBuckets();
-    const rec = (workload: string, name: string, value: number, timeMs: number): MetricRecord => ({ workload, pod: undefined, name, value, timeMs });
-    raw.add(rec('a/Deployment/x', 'cpu', 1, 0));
-    raw.add(rec('a/Deployment/x', 'cpu', 3, 14_999));
-    raw.add(rec('a/Deployment/x', 'mem', 10, 1_000));
-    expect(raw.take()).to.deep.equal([]);
-    raw.add(rec('a/Deployment/x', 'cpu', 5, 15_000));
-    raw.add(rec('a/Deployment/x', 'cpu', 100, 2_000)); // late for a handed-over bucket: ignored
-    expect(raw.take()).to.deep.equal([{ workload: 'a/Deployment/x', metric: 'cpu', bucketStartMs: 0, mean: 2, count: 2 }]);
-    expect(raw.take(true)).to.deep.equal([
-      { workload: 'a/Deployment/x', metric: 'mem', bucketStartMs: 0, mean: 10, count: 1 },
-      { workload: 'a/Deployment/x', metric: 'cpu', bucketStartMs: 15_000, mean: 5, count: 1 },
-    ]);
-    expect(raw.openCount).to.equal(0);
+describe('pipeline/raw-point-buckets: 15-second means per (workload, metric) for the raw tier', () => {
+  it('keeps a bucket open until a later bucket of the same series starts, then hands over its mean', () => {
+    const buckets = new RawPointBuckets();
+    buckets.add(point('ns/Deployment/a', 'cpu', T0, 1));
+    buckets.add(point('ns/Deployment/a', 'cpu', T0 + 5_000, 2));
+    buckets.add(point('ns/Deployment/a', 'cpu', T0 + 14_999, 6));
+    expect(buckets.take()).to.deep.equal([]);
+    buckets.add(point('ns/Deployment/a', 'cpu', T0 + 15_000, 10));
+    // (1 + 2 + 6) / 3 = 3
+    expect(buckets.take()).to.deep.equal([{ workload: 'ns/Deployment/a', metric: 'cpu', bucketStartMs: T0, mean: 3, count: 3 }]);
+    expect(buckets.take()).to.deep.equal([]);
+    expect(buckets.take(true)).to.deep.equal([{ workload: 'ns/Deployment/a', metric: 'cpu', bucketStartMs: T0 + RAW_BUCKET_MS, mean: 10, count: 1 }]);
   });
 
-  it('hands over exactly what the single-key version did, in the same order, bound and eviction included', () => {
-    const record = fc.record({
-      workload: fc.constantFrom('a/Deployment/x', 'a/Deployment/y', 'b/StatefulSet/z', 'c/host/h'),
-      name: fc.constantFrom('cpu', 'mem', 'latency'),
-      value: fc.double({ min: -1e6, max: 1e6, noNaN: true }),
-      timeMs: fc.integer({ min: 0, max: 10 * RAW_BUCKET_MS }),
-    });
-    const step = fc.oneof(record.map((r) => ({ kind: 'add' as const, r: { ...r, pod: undefined } })), fc.constant({ kind: 'take' as const }));
+  it('starts buckets on multiples of 15 s of sample time', () => {
+    const buckets = new RawPointBuckets();
+    buckets.add(point('w', 'm', T0 + 7_250, 4));
+    expect(buckets.take(true)[0]!.bucketStartMs).to.equal(T0);
+    expect(T0 % RAW_BUCKET_MS).to.equal(0);
+  });
+
+  it('keeps series apart by workload and by metric name', () => {
+    const buckets = new RawPointBuckets();
+    buckets.add(point('w1', 'cpu', T0, 1));
+    buckets.add(point('w2', 'cpu', T0, 3));
+    buckets.add(point('w1', 'mem', T0, 5));
+    buckets.add(point('w1', 'cpu', T0 + 1, 3));
+    const all = buckets.take(true).map((p) => `${p.workload} ${p.metric} ${p.mean} ${p.count}`);
+    expect(all).to.have.members(['w1 cpu 2 2', 'w2 cpu 3 1', 'w1 mem 5 1']);
+  });
+
+  it('ignores a late sample of a bucket already handed over (the first mean stays)', () => {
+    const buckets = new RawPointBuckets();
+    buckets.add(point('w', 'm', T0, 2));
+    buckets.add(point('w', 'm', T0 + 15_000, 4));
+    buckets.add(point('w', 'm', T0 + 1_000, 100)); // late: bucket T0 was handed over
+    expect(buckets.take(true).map((p) => [p.bucketStartMs - T0, p.mean, p.count])).to.deep.equal([
+      [0, 2, 1],
+      [15_000, 4, 1],
+    ]);
+  });
+
+  it('flushes the oldest open series early beyond maxOpen', () => {
+    const buckets = new RawPointBuckets(2);
+    buckets.add(point('w', 'a', T0, 1));
+    buckets.add(point('w', 'b', T0, 2));
+    expect(buckets.take()).to.deep.equal([]);
+    buckets.add(point('w', 'c', T0, 3)); // third open series: 'a' is flushed
+    expect(buckets.take().map((p) => p.metric)).to.deep.equal(['a']);
+    expect(buckets.take(true).map((p) => p.metric)).to.have.members(['b', 'c']);
+  });
+
+  it('conserves every in-order sample: the counts add up and each mean is its bucket\'s mean (property)', () => {
     fc.assert(
-      fc.property(fc.array(step, { maxLength: 300 }), fc.integer({ min: 1, max: 6 }), fc.integer({ min: 0, max: 4 }), (steps, maxOpen, slack) => {
-        // a small slack compacts the opening-order queue often
-        const subject = new RawPointBuckets(maxOpen, slack);
-        const reference = new ReferenceBuckets(maxOpen);
-        for (const s of steps) {
-          if (s.kind === 'add') {
-            subject.add(s.r);
-            reference.add(s.r);
-          } else expect(subject.take()).to.deep.equal(reference.take());
-          expect(subject.openCount).to.be.at.most(maxOpen);
-        }
-        expect(subject.take(true)).to.deep.equal(reference.take(true));
-      }),
-      { numRuns: 500 },
+      fc.property(
+        fc.array(fc.record({ series: fc.constantFrom('a', 'b', 'c'), stepMs: fc.integer({ min: 0, max: 20_000 }), value: fc.integer({ min: -1000, max: 1000 }) }), {
+          maxLength: 60,
+        }),
+        (steps) => {
+          const buckets = new RawPointBuckets();
+          const expected = new Map<string, { sum: number; count: number }>();
+          let t = T0;
+          for (const { series, stepMs, value } of steps) {
+            t += stepMs; // non-decreasing time: nothing is late
+            buckets.add(point('w', series, t, value));
+            const key = `${series} ${Math.floor(t / RAW_BUCKET_MS) * RAW_BUCKET_MS}`;
+            const e = expected.get(key) ?? { sum: 0, count: 0 };
+            e.sum += value;
+            e.count += 1;
+            expected.set(key, e);
+          }
+          const out = [...buckets.take(), ...buckets.take(true)];
+          expect(out.length).to.equal(expected.size);
+          for (const p of out) {
+            const e = expected.get(`${p.metric} ${p.bucketStartMs}`)!;
+            expect(p.count).to.equal(e.count);
+            expect(p.mean).to.be.closeTo(e.sum / e.count, 1e-9);
+          }
+        },
+      ),
     );
   });
 });

@@ -21,18 +21,21 @@ export function otlpEncodingOf(mediaType: string): OtlpEncoding | undefined {
 
 const NOUN: Record<OtlpSignal, string> = { metrics: 'data points', logs: 'log records', traces: 'spans' };
 
-/** What partial_success says: undefined when nothing of the request was dropped. */
-export function partialSuccess(signal: OtlpSignal, withoutIdentity: number, outsideWindow: number): PartialSuccess | undefined {
-  if (withoutIdentity + outsideWindow === 0) return undefined;
+/**
+ * What partial_success says: undefined when nothing of the request was dropped. `refused`: what the
+ * decoder dropped (batch.rejected); `outsideWindow`: what the pipeline will drop for its time.
+ */
+export function partialSuccess(signal: OtlpSignal, refused: number, outsideWindow: number): PartialSuccess | undefined {
+  if (refused + outsideWindow === 0) return undefined;
   const parts: string[] = [];
   const noun = NOUN[signal];
-  if (withoutIdentity > 0) parts.push(`${withoutIdentity} ${noun} of resources that name no workload (node-only resources) were dropped`);
+  if (refused > 0) parts.push(`${refused} ${noun} were dropped because their resource names no workload (node-only resources) or their value is not a finite number`);
   if (outsideWindow > 0) {
     parts.push(
       `${outsideWindow} ${noun} were dropped because their time is older than 7 days or more than 5 minutes ahead; times are Unix nanoseconds (a time sent in milliseconds reads as 1970)`,
     );
   }
-  return { rejected: withoutIdentity + outsideWindow, errorMessage: parts.join('; ') };
+  return { rejected: refused + outsideWindow, errorMessage: parts.join('; ') };
 }
 
 export function answerExport(ctx: Context, signal: OtlpSignal, encoding: OtlpEncoding, partial: PartialSuccess | undefined): void {

@@ -3,7 +3,8 @@
  * the contract's strict OTLP decoders read, for the standard OTLP/HTTP listener:
  * - field names in lowerCamelCase or as in the proto file (`resource_metrics`, `time_unix_nano`);
  * - 64-bit integers as JSON numbers or decimal strings (`"intValue": "23640"`);
- * - enums as numbers or by name (`"SPAN_KIND_SERVER"`, `"SEVERITY_NUMBER_WARN"`, `"STATUS_CODE_ERROR"`).
+ * - enums as numbers or by name (`"SPAN_KIND_SERVER"`, `"SEVERITY_NUMBER_WARN"`, `"STATUS_CODE_ERROR"`);
+ * - doubles as `"NaN"`, `"Infinity"`, `"-Infinity"` (the decoders then drop and count such points).
  * Trace and span ids stay hex strings (the OTLP exception to the mapping's base64). Anything else
  * is left for the strict decoders to judge, so a refusal still names the field and the rule.
  */
@@ -36,6 +37,12 @@ function enumValue(value: Json, names: readonly string[], path: string): Json {
   throw new DecodeError(`${path} must be an enum number or one of ${names[0]}..${names[names.length - 1]}`, path);
 }
 
+/** double fields a point or an attribute value carries */
+const DOUBLES = new Set(['asDouble', 'doubleValue', 'sum', 'min', 'max']);
+const SPECIAL_DOUBLES: Record<string, number> = { NaN: Number.NaN, Infinity: Number.POSITIVE_INFINITY, '-Infinity': Number.NEGATIVE_INFINITY };
+
+const isSpecialDouble = (key: string, value: Json): value is string => DOUBLES.has(key) && typeof value === 'string' && value in SPECIAL_DOUBLES;
+
 function intValue(value: Json, path: string): Json {
   if (typeof value !== 'string') return value;
   if (!INTEGER.test(value)) throw new DecodeError(`${path} must be a 64-bit integer (a JSON number or a decimal string)`, path);
@@ -52,7 +59,8 @@ export function fromProtoJsonMapping(value: Json, path = ''): Json {
     const field = path === '' ? key : `${path}.${key}`;
     const enumNames = ENUMS[key];
     const isEnum = enumNames !== undefined && (key !== 'code' || path.endsWith('status'));
-    const mapped = key === 'intValue' ? intValue(raw, field) : isEnum ? enumValue(raw, enumNames, field) : fromProtoJsonMapping(raw, field);
+    // `sum` is also a metric's Sum message: only a string there is a double
+    const mapped = key === 'intValue' ? intValue(raw, field) : isEnum ? enumValue(raw, enumNames, field) : isSpecialDouble(key, raw) ? SPECIAL_DOUBLES[raw] : fromProtoJsonMapping(raw, field);
     // defineProperty: a key named `__proto__` stays a plain own key (an assignment would set the prototype)
     Object.defineProperty(out, key, { value: mapped, enumerable: true, writable: true, configurable: true });
   }
