@@ -3,7 +3,6 @@
  * analyzer loop, the REST, OTLP and dashboard listeners. `startServer` is what `main.ts` runs and
  * what the integration tests start in-process on ephemeral ports.
  */
-import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,7 +20,7 @@ import { bucketGraceMsOf, type Settings } from './config/settings.js';
 import type { ActionPayload } from './events/envelope.js';
 import { ControlPlane } from './control/control-plane.js';
 import { normaliseOverrides, weightOverridesBody } from './control/weight-overrides.js';
-import { AnalyzerLoop } from './engine/analyzer-loop.js';
+import { AnalyzerLoop, TICK_SLICES } from './engine/analyzer-loop.js';
 import { RetentionSweeper } from './engine/retention-sweeper.js';
 import { EventHub } from './events/event-hub.js';
 import { DeliveryWorker } from './events/delivery-worker.js';
@@ -52,6 +51,7 @@ import { AnalysisStore } from './storage/analysis-store.js';
 import { SelfMetrics } from './telemetry/self-metrics.js';
 import { SettingsError } from './config/load-settings.js';
 import { VERSION } from './version.js';
+import { newHexId } from './random-ids.js';
 
 export interface RunningServer {
   ports: ServiceContext['ports'];
@@ -64,8 +64,6 @@ export interface StartOptions {
   logger?: Logger;
   now?: () => number;
 }
-
-const newHexId = (): string => randomBytes(6).toString('hex');
 
 export async function startServer(settings: Settings, options: StartOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? pino({ level: settings.logLevel, base: { service: 'faultline-api-server' } });
@@ -226,6 +224,9 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     tickMs: settings.tickSeconds * 1000,
     stateEveryTicks: Math.max(1, Math.round(300 / settings.tickSeconds)),
     now,
+    // standalone: the tick runs in slices between requests; cluster mode keeps it whole, as the
+    // partition owner may hand a workload over between two ticks but not in the middle of one
+    ...(d.cluster.enabled ? {} : { slices: TICK_SLICES }),
   });
 
   const servers: Server[] = [];

@@ -55,3 +55,11 @@ pid_is() {
 KAFKA_VERSION=${KAFKA_VERSION:-4.1.1}
 LOG4J_SLF4J_VERSION=${LOG4J_SLF4J_VERSION:-2.24.3}
 KAFKA_HOME="$FAULTLINE_CACHE/kafka-$KAFKA_VERSION"
+
+# OpenTelemetry Collector for the collector integration test (hack/build-otelcol.sh): one release
+# of core and contrib (contrib's hostmetrics receiver builds on Go 1.26 at 0.160.0), and core's
+# stable modules of the same release.
+OTELCOL_VERSION=${OTELCOL_VERSION:-0.160.0}
+OTELCOL_STABLE=${OTELCOL_STABLE:-1.66.0}
+OTELCOL_DIR="$FAULTLINE_CACHE/otelcol-$OTELCOL_VERSION"
+OTELCOL_BIN="$OTELCOL_DIR/otelcol"
