@@ -30,6 +30,6 @@ COPY --chown=0:0 crds ./crds
 # filesystem stays read-only, and nothing in /app is owned by the runtime user.
 RUN mkdir -p /var/lib/faultline /etc/faultline && chown 65532:65532 /var/lib/faultline
 USER 65532:65532
-EXPOSE 8080 8081 8082 4317 8125/udp 9090
+EXPOSE 8080 8081 8082 4317 4318 8125/udp 9090
 VOLUME ["/var/lib/faultline"]
 CMD ["node", "--max-semi-space-size=128", "dist/api-server/src/main.js"]

@@ -31,7 +31,7 @@ function otlpBody(workload: number, t0: number): string {
 async function startServerProcess(dataDir: string): Promise<{ rest: number; otlp: number; stop: () => Promise<void> }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'api-server/src/main.ts', '--port', '0', '--otlp-port', '0', '--dashboard-port', '0', '--statsd-port', '0', '--grpc-port', '0', '--bind-address', '127.0.0.1', '--data-dir', dataDir, '--ingest-rps', '1000000', '--log-level', 'info'],
+    ['--import', 'tsx', 'api-server/src/main.ts', '--port', '0', '--otlp-port', '0', '--otlp-http-port', '0', '--dashboard-port', '0', '--statsd-port', '0', '--grpc-port', '0', '--bind-address', '127.0.0.1', '--data-dir', dataDir, '--ingest-rps', '1000000', '--log-level', 'info'],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   let out = '';

@@ -56,7 +56,7 @@ export async function runIngestBench(): Promise<{ name: string; value: string }[
   const sd = timeFor(3, () => parser.parse(datagram, Date.now()).metrics.length);
   rows.push({ name: 'StatsD lines/s parsed (20 lines per datagram, tags)', value: String(Math.round(sd)) });
 
-  const settings = loadSettings(['--port', '0', '--otlp-port', '0', '--dashboard-port', '0', '--statsd-port', '0', '--grpc-port', '0', '--bind-address', '127.0.0.1', '--data-dir', `/tmp/faultline-bench-grpc-${process.pid}`, '--ingest-rps', '1000000'], {});
+  const settings = loadSettings(['--port', '0', '--otlp-port', '0', '--otlp-http-port', '0', '--dashboard-port', '0', '--statsd-port', '0', '--grpc-port', '0', '--bind-address', '127.0.0.1', '--data-dir', `/tmp/faultline-bench-grpc-${process.pid}`, '--ingest-rps', '1000000'], {});
   const server = await startServer(settings, { logger: pino({ level: 'silent' }) });
   try {
     const pkg = grpc.loadPackageDefinition(protoLoader.loadSync(protoPath('faultline/ingest/v1/ingest.proto'), { longs: String })) as unknown as {

@@ -6,9 +6,11 @@
 #                              background; returns at once. Run `npm ci` meanwhile.
 #                              The Kafka broker jars come from Maven Central meanwhile
 #                              (hack/install-kafka.sh), also in the background.
-#   hack/ci-prepare.sh wait    waits for both, prints their log tails and timings; non-zero
+#                              The OpenTelemetry Collector of the collector test
+#                              (hack/build-otelcol.sh) builds in the background too.
+#   hack/ci-prepare.sh wait    waits for all three, prints their log tails and timings; non-zero
 #                              exit when one failed. Instant when everything is cached.
-# Debian packages: openssl, curl, util-linux, Go, nats-server (bus tests), chromium (dashboard
+# Debian packages: openssl, curl, util-linux, Go, nats-server (bus tests), prometheus (remote-write test), chromium (dashboard
 # end-to-end tests), maven (Kafka jars).
 #   hack/ci-prepare.sh         both, in sequence.
 # Cache: $FAULTLINE_CACHE (default ~/.cache/faultline); a second run builds nothing.
@@ -101,9 +103,46 @@ wait_kafka_fetch() {
   [ "$rc" = 0 ] || { log "Kafka jar fetch failed (exit $rc)"; return "$rc"; }
 }
 
+start_otelcol_build() {
+  if [ -x "$OTELCOL_BIN" ]; then
+    log "otelcol $OTELCOL_VERSION cached in $OTELCOL_DIR"
+    echo 0 >"$STATE/otelcol.rc"; : >"$STATE/otelcol.log"; rm -f "$STATE/otelcol.pid"
+    return
+  fi
+  rm -f "$STATE/otelcol.rc"
+  log "building otelcol $OTELCOL_VERSION in the background (log: $STATE/otelcol.log)"
+  (
+    start=$(date +%s)
+    rc=0
+    "$HERE/build-otelcol.sh" >"$STATE/otelcol.log" 2>&1 || rc=$?
+    echo "total $(( $(date +%s) - start )) s" >>"$STATE/otelcol.log"
+    echo "$rc" >"$STATE/otelcol.rc"
+  ) </dev/null >/dev/null 2>&1 &
+  echo $! >"$STATE/otelcol.pid"
+}
+
+wait_otelcol_build() {
+  [ -f "$STATE/otelcol.rc" ] || [ -f "$STATE/otelcol.pid" ] || start_otelcol_build
+  local waited=0
+  while [ ! -f "$STATE/otelcol.rc" ]; do
+    if ! kill -0 "$(cat "$STATE/otelcol.pid")" 2>/dev/null && [ ! -f "$STATE/otelcol.rc" ]; then
+      log "otelcol build vanished without a result"; tail -n 40 "$STATE/otelcol.log" || true; return 1
+    fi
+    sleep 2; waited=$((waited + 2))
+    [ $((waited % 60)) -eq 0 ] && log "still building otelcol ($waited s)"
+  done
+  grep -E '^\[build-otelcol|^total' "$STATE/otelcol.log" || true
+  local rc
+  rc=$(cat "$STATE/otelcol.rc")
+  if [ "$rc" != 0 ]; then
+    log "otelcol build failed (exit $rc); last lines:"; tail -n 60 "$STATE/otelcol.log"; return "$rc"
+  fi
+  log "otelcol ready (waited $waited s): $OTELCOL_BIN"
+}
+
 case "${1:-all}" in
-  start) install_apt_packages; start_kafka_fetch; start_build ;;
-  wait) wait_kafka_fetch; wait_build ;;
-  all) install_apt_packages; start_kafka_fetch; start_build; wait_kafka_fetch; wait_build ;;
+  start) install_apt_packages; start_kafka_fetch; start_build; start_otelcol_build ;;
+  wait) wait_kafka_fetch; wait_build; wait_otelcol_build ;;
+  all) install_apt_packages; start_kafka_fetch; start_build; start_otelcol_build; wait_kafka_fetch; wait_build; wait_otelcol_build ;;
   *) echo "usage: $0 [start|wait]" >&2; exit 2 ;;
 esac

@@ -8,6 +8,7 @@
 #   Kafka broker jars: hack/install-kafka.sh (Maven Central, about a minute).
 #   kube-apiserver, etcd, helm (+ kubectl): hack/build-control-plane.sh (Go, 7-11 minutes cold
 #     on 2 cores), with a progress line every 30 s.
+#   The OpenTelemetry Collector of the collector test: hack/build-otelcol.sh (Go), the same way.
 #
 # Never fails the run for a missing tool (the tests that need it fail with their own message); it
 # fails only when a download or build that it started fails. FAULTLINE_SKIP_TEST_PREPARE=1 skips it.
@@ -24,7 +25,7 @@ read -r -a binaries <<<"$(missing_control_plane_binaries)"
 kafka_cached=1
 [ -f "$KAFKA_HOME/lib/.complete" ] || kafka_cached=0
 # The warm path: nothing to do, nothing printed.
-[ ${#debs[@]} -eq 0 ] && [ ${#binaries[@]} -eq 0 ] && [ "$kafka_cached" = 1 ] && exit 0
+[ ${#debs[@]} -eq 0 ] && [ ${#binaries[@]} -eq 0 ] && [ "$kafka_cached" = 1 ] && [ -x "$OTELCOL_BIN" ] && exit 0
 
 if [ ${#debs[@]} -gt 0 ]; then
   sudo=""
@@ -60,5 +61,15 @@ if [ ${#binaries[@]} -gt 0 ]; then
     grep -E '^\[build-control-plane' "$BUILD_LOG_DIR/build-control-plane.log" | grep -E 'done|: [0-9]+ s$' || true
   else
     log "the operator tests need Go >= 1.24 to build kube-apiserver $K8S_VERSION: install Go, then 'bash hack/build-control-plane.sh'"
+  fi
+fi
+
+if [ ! -x "$OTELCOL_BIN" ]; then
+  if command -v go >/dev/null && go_is_new_enough && command -v flock >/dev/null; then
+    log "building the OpenTelemetry Collector $OTELCOL_VERSION into $OTELCOL_DIR (once)"
+    with_progress "[test-prepare] otelcol build" "$BUILD_LOG_DIR/build-otelcol.log" "$HERE/build-otelcol.sh" ||
+      { log "hack/build-otelcol.sh failed; last lines:"; tail -n 40 "$BUILD_LOG_DIR/build-otelcol.log"; exit 1; }
+  else
+    log "the collector test needs Go to build otelcol: install Go, then 'bash hack/build-otelcol.sh'"
   fi
 fi

@@ -3,7 +3,6 @@
  * analyzer loop, the REST, OTLP and dashboard listeners. `startServer` is what `main.ts` runs and
  * what the integration tests start in-process on ephemeral ports.
  */
-import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,7 +20,7 @@ import { bucketGraceMsOf, type Settings } from './config/settings.js';
 import type { ActionPayload } from './events/envelope.js';
 import { ControlPlane } from './control/control-plane.js';
 import { normaliseOverrides, weightOverridesBody } from './control/weight-overrides.js';
-import { AnalyzerLoop } from './engine/analyzer-loop.js';
+import { AnalyzerLoop, TICK_SLICES } from './engine/analyzer-loop.js';
 import { RetentionSweeper } from './engine/retention-sweeper.js';
 import { EventHub } from './events/event-hub.js';
 import { DeliveryWorker } from './events/delivery-worker.js';
@@ -31,6 +30,7 @@ import { createOutboundChannels } from './events/outbound-channels.js';
 import { actionJson } from './http/render/action-json.js';
 import { BearerKey } from './http/bearer-auth.js';
 import { createOtlpApp } from './http/otlp-app.js';
+import { createOtlpHttpApp } from './http/otlp-http/otlp-http-app.js';
 import { createRestApp } from './http/rest-app.js';
 import { defaultDashboardDir, serveDashboard } from './dashboard/static-files.js';
 import type { ServiceContext } from './http/service-context.js';
@@ -51,6 +51,7 @@ import { AnalysisStore } from './storage/analysis-store.js';
 import { SelfMetrics } from './telemetry/self-metrics.js';
 import { SettingsError } from './config/load-settings.js';
 import { VERSION } from './version.js';
+import { newHexId } from './random-ids.js';
 
 export interface RunningServer {
   ports: ServiceContext['ports'];
@@ -63,8 +64,6 @@ export interface StartOptions {
   logger?: Logger;
   now?: () => number;
 }
-
-const newHexId = (): string => randomBytes(6).toString('hex');
 
 export async function startServer(settings: Settings, options: StartOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? pino({ level: settings.logLevel, base: { service: 'faultline-api-server' } });
@@ -79,7 +78,9 @@ export async function startServer(settings: Settings, options: StartOptions = {}
 
   const metrics = new SelfMetrics(VERSION);
   const core = new AnalysisCoreImpl({ newHexId, config: { calibrationSteps: settings.deployment.calibrationSteps, bucketGraceMs: bucketGraceMsOf(settings) } });
-  const pipeline = new IngestPipeline(core, { accepted: (s, n) => metrics.accepted(s, n), dropped: (r, n) => metrics.droppedRecords(r, n) }, now);
+  // cluster mode: rpt_ingest_samples_total counts what Kafka acknowledged to senders (the
+  // telemetry producer), not what this replica's analysis reads back from the topic
+  const pipeline = new IngestPipeline(core, { accepted: (s, n) => (d.cluster.enabled ? undefined : metrics.accepted(s, n)), dropped: (r, n) => metrics.droppedRecords(r, n) }, now);
   const store = new AnalysisStore(db);
   const hub = new EventHub();
   const outbox = new EventOutbox(db, settings.deployment.eventbus.backlog, {
@@ -164,6 +165,8 @@ export async function startServer(settings: Settings, options: StartOptions = {}
         bucketMs: 15_000,
         log: { info: (f, m) => logger.info(f, m), warn: (f, m) => logger.warn(f, m), error: (f, m) => logger.error(f, m) },
         dropped: (reason, n) => metrics.droppedRecords(reason, n),
+        accepted: (source, n) => metrics.accepted(source, n),
+        replayed: (source, n) => metrics.clusterReplayed(source, n),
         store,
         historyRetentionMs: d.kpiRetentionDays * 86_400_000,
       },
@@ -214,13 +217,16 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     metrics,
     onClose: (fn) => closers.push(fn),
     ...(cluster === undefined ? {} : { clusterStatus: () => (cluster as ClusterNode).status() }),
-    ports: { rest: 0, otlp: 0, dashboard: 0, statsd: 0, grpc: 0 },
+    ports: { rest: 0, otlp: 0, otlpHttp: 0, dashboard: 0, statsd: 0, grpc: 0 },
   };
 
   const loop = new AnalyzerLoop(core, pipeline, store, publisher, actions, metrics, logger, {
     tickMs: settings.tickSeconds * 1000,
     stateEveryTicks: Math.max(1, Math.round(300 / settings.tickSeconds)),
     now,
+    // standalone: the tick runs in slices between requests; cluster mode keeps it whole, as the
+    // partition owner may hand a workload over between two ticks but not in the middle of one
+    ...(d.cluster.enabled ? {} : { slices: TICK_SLICES }),
   });
 
   const servers: Server[] = [];
@@ -249,6 +255,8 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     }),
     settings.otlpPort,
   );
+  // the standard OTLP/HTTP listener (protobuf and JSON, gzip); port 0 in the settings disables it
+  if (settings.otlpHttpPort !== 0) svc.ports.otlpHttp = await listen(createOtlpHttpApp(svc), settings.otlpHttpPort);
   svc.ports.dashboard = await listen(createRestApp(svc, { remoteWrite, before: [serveDashboard(defaultDashboardDir())] }), settings.dashboardPort);
   const statsd = new StatsdListener({ accept: (b) => ingest.accept(b), dropped: (r, n) => metrics.droppedRecords(r, n), now });
   svc.ports.statsd = await statsd.start(settings.statsdPort, settings.bindAddress);

@@ -56,6 +56,14 @@ KAFKA_VERSION=${KAFKA_VERSION:-4.1.1}
 LOG4J_SLF4J_VERSION=${LOG4J_SLF4J_VERSION:-2.24.3}
 KAFKA_HOME="$FAULTLINE_CACHE/kafka-$KAFKA_VERSION"
 
+# OpenTelemetry Collector for the collector integration test (hack/build-otelcol.sh): one release
+# of core and contrib (contrib's hostmetrics receiver builds on Go 1.26 at 0.160.0), and core's
+# stable modules of the same release.
+OTELCOL_VERSION=${OTELCOL_VERSION:-0.160.0}
+OTELCOL_STABLE=${OTELCOL_STABLE:-1.66.0}
+OTELCOL_DIR="$FAULTLINE_CACHE/otelcol-$OTELCOL_VERSION"
+OTELCOL_BIN="$OTELCOL_DIR/otelcol"
+
 # Node.js (docs/adr/0015-node-lts.md): the LTS line the suite runs on, and the oldest supported line
 # that gets a second run of the unit tests. Official builds from the npm registry (node-linux-<arch>,
 # the binary package behind the `node` package), one install prefix per line under the cache.
@@ -83,8 +91,9 @@ ensure_node() {
   echo "$bin"
 }
 
-# Debian packages the tests need (openssl, curl, flock, Go, nats-server for the bus tests, chromium
-# for the dashboard end-to-end tests, maven and java for the Kafka jars); prints the missing ones.
+# Debian packages the tests need (openssl, curl, flock, Go, nats-server for the bus tests, prometheus
+# for the remote-write test, chromium for the dashboard end-to-end tests, maven and java for the
+# Kafka jars); prints the missing ones.
 missing_debian_packages() {
   local missing=()
   command -v openssl >/dev/null || missing+=(openssl)
@@ -92,6 +101,7 @@ missing_debian_packages() {
   command -v flock >/dev/null || missing+=(util-linux)
   command -v go >/dev/null || missing+=(golang-go)
   command -v nats-server >/dev/null || [ -x /usr/sbin/nats-server ] || missing+=(nats-server)
+  [ -x /usr/bin/prometheus ] || missing+=(prometheus)
   [ -x /usr/bin/chromium ] || missing+=(chromium)
   command -v mvn >/dev/null || missing+=(maven)
   command -v java >/dev/null || missing+=(default-jre-headless)

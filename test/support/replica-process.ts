@@ -19,7 +19,7 @@ export interface ReplicaProcess {
 export async function startReplica(configFile: string, dataDir: string, env: Record<string, string> = {}): Promise<ReplicaProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', 'api-server/src/main.ts', '--port', '0', '--otlp-port', '0', '--dashboard-port', '0', '--statsd-port', '0', '--grpc-port', '0', '--bind-address', '127.0.0.1', '--data-dir', dataDir, '--tick-seconds', '0.2', '--config', configFile],
+    ['--import', 'tsx', 'api-server/src/main.ts', '--port', '0', '--otlp-port', '0', '--otlp-http-port', '0', '--dashboard-port', '0', '--statsd-port', '0', '--grpc-port', '0', '--bind-address', '127.0.0.1', '--data-dir', dataDir, '--tick-seconds', '0.2', '--config', configFile],
     // NODE_ENV explicit: an earlier in-process Vite build leaves NODE_ENV=production behind, which
     // would turn on the no-key-means-503 rule in the child
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'test', SVC_LOG_LEVEL: 'info', ...env } },

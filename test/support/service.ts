@@ -31,7 +31,7 @@ export interface TestServiceOptions {
 
 export async function startTestService(options: TestServiceOptions = {}): Promise<TestService> {
   const dir = options.dataDir === undefined ? await makeTempDir('svc') : { path: options.dataDir, remove: async () => undefined };
-  const args = ['--port', '0', '--otlp-port', '0', '--dashboard-port', '0', '--statsd-port', '0', '--grpc-port', '0', '--bind-address', '127.0.0.1', '--data-dir', dir.path, '--tick-seconds', '0.2', ...(options.args ?? [])];
+  const args = ['--port', '0', '--otlp-port', '0', '--otlp-http-port', '0', '--dashboard-port', '0', '--statsd-port', '0', '--grpc-port', '0', '--bind-address', '127.0.0.1', '--data-dir', dir.path, '--tick-seconds', '0.2', ...(options.args ?? [])];
   if (options.key !== undefined) args.push('--api-key', options.key);
   const settings = loadSettings(args, options.env ?? {});
   const server = await startServer(settings, { logger: pino({ level: process.env['FAULTLINE_TEST_LOG'] ?? 'silent' }), ...(options.now === undefined ? {} : { now: options.now }) });

@@ -25,9 +25,10 @@ import { calibrationStepsOf, resolveConfig, type AnalysisConfig } from './config
 import { resolveMetricName, seriesNameOf } from './normalise/metric-names.js';
 import { sampleValue } from './normalise/unit-rules.js';
 import { DEFAULT_HEALTH_WEIGHTS, WeightTable, type HealthWeights } from './weights/health-weights.js';
-import { WorkloadAnalyzer, type StepEnv, type StepSink } from './workload-analyzer.js';
+import { WorkloadAnalyzer, type StepEnv } from './workload-analyzer.js';
 import type { OpenBucket } from './buckets/workload-buckets.js';
 import { DERIVED_SERIES } from './series/series-set.js';
+import { StepRun } from './step-run.js';
 import { classifyLog } from './logs/log-classifier.js';
 import { ServiceGraph } from './traces/service-graph.js';
 import type { SloConfig } from './business/business-signals.js';
@@ -62,6 +63,8 @@ export class AnalysisCoreImpl implements AnalysisCore {
   /** the closed buckets of a step and their workloads (emptied after each step) */
   private readonly stepBuckets: OpenBucket[] = [];
   private readonly stepWorkloads: WorkloadAnalyzer[] = [];
+  /** a step run holds stepBuckets and stepWorkloads */
+  private stepping = false;
   private contextByWorkload = new Map<string, ContextEventInput[]>();
   private suppressionsByWorkload = new Map<string, SuppressionInput[]>();
   private slos = new Map<string, SloConfig>();
@@ -136,23 +139,19 @@ export class AnalysisCoreImpl implements AnalysisCore {
   }
 
   step(nowMs: number): StepOutput {
-    const buckets = this.stepBuckets;
-    const owners = this.stepWorkloads;
-    buckets.length = 0;
-    owners.length = 0;
-    try {
-      return this.runStep(nowMs, buckets, owners);
-    } finally {
-      buckets.length = 0;
-      owners.length = 0;
-    }
+    return this.beginStep(nowMs).output();
   }
 
   /**
-   * Every closed bucket in ascending index, within an index in workload order; the spans of an
-   * index's buckets go to the graph before any of its steps.
+   * Takes every closed bucket of every workload (marking them processed, so a sample for one of
+   * them is `late` from now on) and returns the step that runs them, in ascending bucket index and
+   * within an index in workload order. Its output is the same whether it runs at once or in parts.
    */
-  private runStep(nowMs: number, buckets: OpenBucket[], owners: WorkloadAnalyzer[]): StepOutput {
+  beginStep(nowMs: number): StepRun {
+    // one step at a time reuses the two arrays; a second one started meanwhile gets its own
+    const reuse = !this.stepping;
+    const buckets = reuse ? this.stepBuckets : [];
+    const owners = reuse ? this.stepWorkloads : [];
     let several = false;
     for (const w of this.workloads.values()) {
       if (w.buckets.openCount === 0) continue;
@@ -173,49 +172,21 @@ export class AnalysisCoreImpl implements AnalysisCore {
         owners[i] = ws[i]!;
       }
     }
-    const snapshots: WorkloadSnapshot[] = [];
-    // a workload stepped more than once keeps its first place with its last snapshot
-    const snapshotAt = several ? new Map<string, number>() : null;
-    const sink: StepSink = { anomalies: [], logBursts: [], bandEvents: [], fingerprints: [], explain: null };
-    const ruptures = new Map<string, ExplainRecord>();
-    let latestStepMs = Number.NEGATIVE_INFINITY;
-    for (let g = 0; g < n; ) {
-      const index = buckets[g]!.index;
-      let end = g + 1;
-      while (end < n && buckets[end]!.index === index) end++;
-      for (let i = g; i < end; i++) {
-        const spans = buckets[i]!.spans;
-        for (let k = 0; k < spans.length; k++) this.graph.observeSpan(spans[k]!);
-      }
-      for (let i = g; i < end; i++) {
-        const w = owners[i]!;
-        const bucket = buckets[i]!;
-        // the objects of the workload two places on are read now, so that they arrive during this run
-        if (i + 2 < end) owners[i + 2]!.touchAhead();
-        const snapshot = w.run(bucket, this.envFor(w), sink);
-        if (snapshotAt === null) snapshots.push(snapshot);
-        else {
-          const at = snapshotAt.get(w.key);
-          if (at === undefined) {
-            snapshotAt.set(w.key, snapshots.length);
-            snapshots.push(snapshot);
-          } else snapshots[at] = snapshot;
-        }
-        const explain = sink.explain;
-        if (explain !== null) {
-          ruptures.set(explain.ruptureId, explain);
-          this.storeExplain(explain);
-        }
-        if (snapshot.timeMs > latestStepMs) latestStepMs = snapshot.timeMs;
-        w.buckets.recycle(bucket);
-      }
-      g = end;
-    }
-    if (n > 0) {
-      this.graph.prune(latestStepMs);
-      this.expireExplain(latestStepMs);
-    }
-    return { snapshots, anomalies: sink.anomalies, bandEvents: sink.bandEvents, ruptures: [...ruptures.values()], fingerprints: sink.fingerprints, logBursts: sink.logBursts };
+    if (reuse) this.stepping = true;
+    return new StepRun(buckets, owners, several, {
+      observeSpan: (span) => this.graph.observeSpan(span),
+      run: (w, bucket, sink) => w.run(bucket, this.envFor(w), sink),
+      storeExplain: (record) => this.storeExplain(record),
+      finish: (latestStepMs) => {
+        this.graph.prune(latestStepMs);
+        this.expireExplain(latestStepMs);
+      },
+      release: () => {
+        buckets.length = 0;
+        owners.length = 0;
+        if (reuse) this.stepping = false;
+      },
+    });
   }
 
   private envFor(w: WorkloadAnalyzer): StepEnv {

@@ -200,6 +200,16 @@ export interface StepOutput {
   logBursts?: LogBurstEvent[];
 }
 
+/** An analysis step run in parts (AnalysisCore.beginStep). */
+export interface StepInParts {
+  /** workload-buckets not run yet */
+  readonly remaining: number;
+  /** runs up to `count` more workload-buckets; true once the whole step has run */
+  advance(count: number): boolean;
+  /** what the whole step produced (runs what is left first) */
+  output(): StepOutput;
+}
+
 /** Ingest counters of the analysis buffers (additive). */
 export interface AnalysisIngestStats {
   acceptedSamples: number;
@@ -245,6 +255,11 @@ export interface AnalysisCore {
   observeSpan(record: SpanRecord): void;
   /** Runs every closed, unprocessed bucket of every workload up to the server time `nowMs`. */
   step(nowMs: number): StepOutput;
+  /**
+   * The same step, to be run in parts (the engine serves ingest between them); optional. Its
+   * output equals what step(nowMs) would have returned. One step at a time.
+   */
+  beginStep?(nowMs: number): StepInParts;
   snapshot(key: string): WorkloadSnapshot | undefined;
   workloadKeys(): string[];
   setWeights(overrides: WeightOverride[]): void;

@@ -45,6 +45,8 @@ export interface ClusterStatus {
   viewed_workloads: number;
   /** partitions restored from the state topic since start */
   restores: number;
+  /** partitions the last assignment this replica computed as group leader moved (null: never led one) */
+  last_assignment_moved: number | null;
   /** action decisions (approve, reject, rollback, result) this replica applied as the owner */
   action_commands_applied: number;
 }
@@ -71,6 +73,10 @@ export async function startClusterNode(
     bucketMs: number;
     log: ClusterLog;
     dropped(reason: 'invalid' | 'queue_full' | 'unavailable', n: number): void;
+    /** samples Kafka acknowledged to a sender through this replica */
+    accepted(source: 'metrics' | 'logs' | 'traces', n: number): void;
+    /** samples read again after a partition moved here */
+    replayed(source: 'metrics' | 'logs' | 'traces', n: number): void;
     /** this replica's LevelDB analysis store: the history topic is copied into it */
     store: AnalysisStore;
     /** how long KPI history is kept (the history topic's retention) */
@@ -92,6 +98,7 @@ export async function startClusterNode(
     partitions,
     clientId: `${clientId}-ingest`,
     dropped: ports.dropped,
+    accepted: ports.accepted,
     warn: (f, m) => ports.log.warn(f, m),
   });
   // the engine drives the actions of the workloads this replica owns (none until the group assigns)
@@ -115,6 +122,7 @@ export async function startClusterNode(
     bucketMs: ports.bucketMs,
     log: ports.log,
     dropped: (reason, n) => ports.dropped(reason, n),
+    replayed: ports.replayed,
     adoptActions: (belongs, adopted, controls) => {
       actions.engine.adopt(belongs, adopted, controls);
       ports.log.info({ actions: adopted.length, pending: adopted.filter((a) => a.state === 'pending').length }, 'cluster: actions adopted with the partition');
@@ -161,6 +169,7 @@ export async function startClusterNode(
       analysed: core.workloadKeys().filter((k) => analyser.owns(k)).sort(),
       viewed_workloads: view.workloadKeys().length,
       restores: analyser.restores,
+      last_assignment_moved: analyser.lastMoved ?? null,
       action_commands_applied: decisions?.applied ?? 0,
     }),
     stop: async () => {

@@ -6,6 +6,10 @@
  * KPI history and explain records come from this replica's LevelDB, which holds every replica's
  * (the history topic is copied into it); an explain record of a workload this replica analyses
  * comes from its own analysis first (freshest).
+ *
+ * Reads never go backwards across a failover: a new owner that restored an older checkpoint (or
+ * none) and is still replaying answers with the read view's snapshot (what every replica has
+ * served) until its own analysis is at least as far (newerSnapshot).
  */
 import type { AnalysisCore, AnomalyEvent, ExplainRecord, WorkloadSnapshot } from '../analysis/contract.js';
 import type { WorkloadReads } from '../http/workload-reads.js';
@@ -32,8 +36,9 @@ export class ClusterReads implements WorkloadReads {
   }
 
   snapshot(key: string): WorkloadSnapshot | undefined {
-    if (this.owner.owns(key)) return this.core.snapshot(key) ?? this.view.snapshot(key);
-    return this.view.snapshot(key);
+    const seen = this.view.snapshot(key);
+    if (!this.owner.owns(key)) return seen;
+    return newerSnapshot(this.core.snapshot(key), seen);
   }
 
   workloadKeys(): string[] {
@@ -58,4 +63,15 @@ export class ClusterReads implements WorkloadReads {
     out.sort((a, b) => b.timeMs - a.timeMs || (a.id < b.id ? -1 : 1));
     return Promise.resolve(out.slice(0, limit));
   }
+}
+
+/**
+ * The snapshot further along: the later processed bucket (timeMs), then the longer calibration;
+ * the owner's own on a tie (it is the fresher of the two for the same bucket).
+ */
+export function newerSnapshot(own: WorkloadSnapshot | undefined, seen: WorkloadSnapshot | undefined): WorkloadSnapshot | undefined {
+  if (own === undefined) return seen;
+  if (seen === undefined) return own;
+  if (seen.timeMs !== own.timeMs) return seen.timeMs > own.timeMs ? seen : own;
+  return seen.calibrationProgress > own.calibrationProgress ? seen : own;
 }

@@ -18,7 +18,7 @@
  */
 import { hostname } from 'node:os';
 import { z } from 'zod';
-import { sectionPath } from '../config/section-path.js';
+import { sectionPath } from '../model/section-path.js';
 
 const hostPort = z.string().regex(/^[A-Za-z0-9.\-_[\]:]+:\d{1,5}$/, 'must be host:port');
 const topicName = z.string().regex(/^[A-Za-z0-9._-]{1,249}$/, 'must be a Kafka topic name: 1-249 of A-Z a-z 0-9 . _ -');

@@ -34,7 +34,7 @@ export class HistoryFollower {
     private readonly store: AnalysisStore,
     private readonly options: HistoryFollowerOptions,
   ) {
-    this.consumer = newReadConsumer(options.brokers, `${options.clientId}-history`);
+    this.consumer = newReadConsumer(options.brokers, `${options.clientId}-history`, (error) => options.warn({ err: error }, 'history: consumer error'));
   }
 
   async start(): Promise<void> {

@@ -11,9 +11,18 @@
  *   bucket is not processed yet (ReplayOffsets). A replica that dies (SIGKILL) loses nothing
  *   acknowledged: the next owner restores the last checkpoint and reads on from the committed
  *   offset; records of buckets already processed in that state are refused as late.
- * - Revocation: when a rebalance takes a partition away, its workloads leave the local analysis;
- *   records of it still buffered are skipped. Records at offsets below what was already handed
- *   over (a refetch after a rebalance) are skipped too.
+ * - Sticky assignment (sticky-group.ts): a member leaving moves only its own partitions, a member
+ *   joining takes its share from the others; nothing else moves.
+ * - Hand-over: when a rebalance starts (this member rejoins) the owned workloads' states are
+ *   written at once; when it takes a partition away, its states are written again (bounded by
+ *   HANDOVER_MS), then its workloads leave the local analysis; records of it still buffered are
+ *   skipped. Records at offsets below what was already handed over (a refetch after a
+ *   rebalance) are skipped too. States only, no offset commit, once the partition may be another
+ *   member's: a state newer than the committed offset only makes the successor refuse more
+ *   records as late, an offset newer than the state would lose buckets.
+ * - Replays: with the states goes the read position (`r|<partition>`); samples of records below
+ *   the previous owner's position are counted as replayed (`replayed`). Ingest is counted by the
+ *   receiving replica when Kafka acknowledged it, never here.
  * - After every analyzer tick, owned workloads that stepped get a `v|` record (snapshot and
  *   latest anomalies) so every replica's read view follows.
  * - Actions: the restore also reads the partition's `a|` (actions) and `c|` (their control
@@ -24,12 +33,15 @@ import { Consumer, stringDeserializers, type MessagesStream } from '@platformati
 import type { Action } from '../actions/action.js';
 import type { WorkloadActionControl } from '../actions/action-repository.js';
 import type { AnalysisCore, AnomalyEvent, StepOutput } from '../analysis/contract.js';
-import { parseActionControlRecord, parseActionRecord } from './action-records.js';
 import type { IngestPipeline } from '../pipeline/ingest-pipeline.js';
-import { closeConsumer, newReadConsumer, readPartitionsToEnd } from './partition-reader.js';
+import { closeConsumer, newReadConsumer } from './partition-reader.js';
+import { parseAdoptable, readPartitionState } from './partition-state.js';
 import { ReplayOffsets } from './replay-offsets.js';
 import { SerialProducer, type OutgoingRecord } from './serial-producer.js';
-import { parseStateKey, parseViewRecord, stateKey, VIEW_ANOMALIES, viewKey } from './state-records.js';
+import { settleWithin } from './settle-within.js';
+import { StateLedger } from './state-ledger.js';
+import { parseViewRecord, VIEW_ANOMALIES, viewKey } from './state-records.js';
+import { stickyAssigner, stickyProtocols } from './sticky-group.js';
 import { decodeTelemetry, latestTimeMs, TelemetryRecordError } from './telemetry-codec.js';
 import { partitionOf } from './workload-partition.js';
 
@@ -48,6 +60,8 @@ export interface PartitionOwnerOptions {
     error(fields: Record<string, unknown>, message: string): void;
   };
   dropped(reason: 'invalid', n: number): void;
+  /** samples of records read again after a partition moved here (see the header) */
+  replayed(source: 'metrics' | 'logs' | 'traces', n: number): void;
   /** takes over the actions of a restored partition's workloads (before they count as driven here) */
   adoptActions?(belongs: (workload: string) => boolean, actions: Action[], controls: Map<string, WorkloadActionControl>): void;
 }
@@ -64,6 +78,16 @@ type StringConsumer = Consumer<string, string, string, string>;
 /** backoff of a failed partition restore: first retry, and the longest wait between retries */
 const RESTORE_RETRY_FIRST_MS = 500;
 const RESTORE_RETRY_MAX_MS = 10_000;
+/** longest wait for the states of partitions taken away to be written before they are dropped */
+const HANDOVER_MS = 3_000;
+/**
+ * stop: longest waits for the last checkpoint, the end of consumption, leaving the group (then
+ * the close is forced, 1 s more) and closing the rest: 9 s at most, in the process's 10 s budget
+ */
+const STOP_CHECKPOINT_MS = 3_000;
+const STOP_CONSUMING_MS = 2_000;
+const STOP_LEAVE_MS = 2_000;
+const STOP_REST_MS = 1_000;
 
 export class PartitionOwner {
   private readonly consumer: StringConsumer;
@@ -74,18 +98,20 @@ export class PartitionOwner {
   private readonly restored = new Set<number>();
   private readonly restoring = new Map<number, Promise<void>>();
   private readonly replay = new ReplayOffsets();
-  /**
-   * per workload, the last processed bucket of the state last written to (or restored from) the
-   * state topic: a checkpoint writes every workload whose processed buckets moved past it
-   */
-  private readonly writtenBucket = new Map<string, number>();
+  private readonly ledger: StateLedger;
   private readonly recentAnomalies = new Map<string, AnomalyEvent[]>();
   private timer: NodeJS.Timeout | undefined;
   private loop: Promise<void> | undefined;
   private checkpointing: Promise<void> | undefined;
+  /** state writes outside checkpoints (rebalance start, hand-over), one after another */
+  private flushing: Promise<void> = Promise.resolve();
+  /** per partition, the previous owner's recorded read position: records below it are replays */
+  private readonly replayUntil = new Map<number, bigint>();
   private stopping = false;
   /** restores done, for /health and the tests */
   restores = 0;
+  /** as group leader, partitions the last assignment moved (undefined until this member led one) */
+  lastMoved: number | undefined;
 
   constructor(
     private readonly core: AnalysisCore,
@@ -106,9 +132,23 @@ export class PartitionOwner {
       timeout: 30_000,
       retries: 5,
       retryDelay: 300,
+      protocols: stickyProtocols(
+        () => new Map([[options.telemetryTopic, this.ownedPartitions()]]),
+        () => {
+          if (!this.stopping && this.restored.size > 0) void this.flushStates([...this.restored]);
+        },
+      ),
+      partitionAssigner: stickyAssigner(({ members, moved }) => {
+        this.lastMoved = moved;
+        options.log.info({ members, moved }, 'cluster: partitions assigned to the group (sticky)');
+      }),
     });
-    this.reader = newReadConsumer(options.brokers, `${clientId}-restore`);
+    this.consumer.on('error', (error: unknown) => {
+      if (!this.stopping) options.log.warn({ err: error }, 'cluster: group membership error');
+    });
+    this.reader = newReadConsumer(options.brokers, `${clientId}-restore`, (error) => options.log.warn({ err: error }, 'cluster: restore reader error'));
     this.producer = new SerialProducer(options.brokers, `${clientId}-state`);
+    this.ledger = new StateLedger(core, this.replay, options.stateTopic, options.partitions);
   }
 
   /** partitions this replica analyses now */
@@ -145,6 +185,11 @@ export class PartitionOwner {
       maxWaitTime: 200,
     });
     const stream = this.stream;
+    // kept for the stream's whole life: a fetch or offset lookup failing after the loop let go
+    // (a stop during a rebalance: "Client is closed") must not become an unhandled 'error'
+    stream.on('error', (error: unknown) => {
+      if (!this.stopping) this.options.log.warn({ err: error }, 'cluster: telemetry stream error');
+    });
     this.loop = (async () => {
       for await (const message of stream) {
         if (this.stopping) break;
@@ -190,21 +235,25 @@ export class PartitionOwner {
     return this.checkpointing;
   }
 
+  /** Checkpoints (bounded), leaves the group (bounded, then forced); never throws. */
   async stop(): Promise<void> {
     this.stopping = true;
     if (this.timer !== undefined) clearInterval(this.timer);
-    await this.checkpoint().catch(() => undefined);
-    await this.stream?.close().catch(() => undefined);
-    await this.loop;
-    await closeConsumer(this.consumer);
-    await closeConsumer(this.reader, true);
-    await this.producer.close();
+    const checkpoint = await settleWithin(Promise.all([this.flushing, this.checkpoint()]), STOP_CHECKPOINT_MS);
+    if (checkpoint !== 'settled') this.options.log.warn({ outcome: checkpoint }, 'cluster: the last checkpoint did not complete; a successor replays from the one before');
+    await settleWithin(Promise.all([this.stream?.close(), this.loop]), STOP_CONSUMING_MS);
+    if ((await settleWithin(closeConsumer(this.consumer), STOP_LEAVE_MS)) === 'timed_out') {
+      this.options.log.warn({ waitedMs: STOP_LEAVE_MS }, 'cluster: leaving the group took too long; closing without waiting');
+      await settleWithin(closeConsumer(this.consumer, true), STOP_REST_MS);
+    }
+    await settleWithin(Promise.all([closeConsumer(this.reader, true), this.producer.close()]), STOP_REST_MS);
   }
 
   private reassigned(mine: Set<number>): void {
-    for (const p of this.restored) if (!mine.has(p)) this.release(p);
+    const lost = [...this.restored].filter((p) => !mine.has(p));
     this.assigned = mine;
-    this.options.log.info({ partitions: [...mine].sort((a, b) => a - b) }, 'cluster: partitions assigned');
+    this.options.log.info({ partitions: [...mine].sort((a, b) => a - b), lost }, 'cluster: partitions assigned');
+    if (lost.length > 0) void this.handOver(lost);
     // restore at once, not at the partition's next record: its workloads are analysed (and listed) here from now on
     for (const p of mine) this.restoreNow(p, RESTORE_RETRY_FIRST_MS);
   }
@@ -235,6 +284,30 @@ export class PartitionOwner {
     return pending;
   }
 
+  /** partitions taken away: their states written (bounded), then their workloads leave */
+  private async handOver(lost: number[]): Promise<void> {
+    const outcome = await settleWithin(this.flushStates(lost), HANDOVER_MS);
+    if (outcome !== 'settled') this.options.log.warn({ partitions: lost, outcome }, 'cluster: hand-over states not written; the new owner restores the last checkpoint');
+    // back here meanwhile (a quick second rebalance): keep analysing them
+    for (const p of lost) if (!this.assigned.has(p) && this.restored.has(p)) this.release(p);
+  }
+
+  /** Writes the states of the given partitions' workloads that moved since their last write (no offset commit). */
+  private flushStates(partitions: number[]): Promise<void> {
+    const run = this.flushing.then(async () => {
+      this.pipeline.drain();
+      const wanted = new Set(partitions.filter((p) => this.restored.has(p)));
+      const write = this.ledger.pending((p) => wanted.has(p));
+      if (write.messages.length === 0) return;
+      await this.producer.send(write.messages);
+      // a partition released meanwhile has nothing to track here
+      this.ledger.confirm(write, (p) => this.restored.has(p));
+      this.options.log.info({ partitions: [...wanted], states: write.workloads.length }, 'cluster: states written for the hand-over');
+    });
+    this.flushing = run.catch((error: unknown) => this.options.log.warn({ err: error }, 'cluster: writing hand-over states failed'));
+    return run;
+  }
+
   /** the partition moved away: its workloads leave this replica's analysis */
   private release(p: number): void {
     this.pipeline.drain();
@@ -243,11 +316,13 @@ export class PartitionOwner {
       if (partitionOf(key, this.options.partitions) !== p) continue;
       this.core.removeWorkload(key);
       this.recentAnomalies.delete(key);
-      this.writtenBucket.delete(key);
+      this.ledger.forgetWorkload(key);
       dropped += 1;
     }
     this.replay.forget(p);
     this.restored.delete(p);
+    this.replayUntil.delete(p);
+    this.ledger.forgetPartition(p);
     this.options.log.info({ partition: p, workloads: dropped }, 'cluster: partition released');
   }
 
@@ -275,6 +350,7 @@ export class PartitionOwner {
       return;
     }
     const batch = { metrics: telemetry.metrics, logs: telemetry.logs, spans: telemetry.spans, rejected: 0 };
+    if (m.offset < (this.replayUntil.get(p) ?? 0n)) this.countReplayed(batch);
     if (!this.pipeline.offer(batch)) {
       this.pipeline.drain();
       this.pipeline.offer(batch);
@@ -285,26 +361,14 @@ export class PartitionOwner {
   /** Imports partition p's workloads from the state topic (consumption continues at the committed offset). */
   private async restore(p: number): Promise<void> {
     const started = Date.now();
-    const states = new Map<string, string>();
-    const views = new Map<string, string>();
-    const actions = new Map<string, string | undefined>();
-    const controls = new Map<string, string>();
-    await readPartitionsToEnd(this.reader, this.options.stateTopic, [p], (r) => {
-      const key = parseStateKey(r.key);
-      if (key === undefined) return;
-      // an action's tombstone (rejected, evicted) deletes it
-      if (key.kind === 'action') actions.set(key.id, r.value === undefined || r.value === '' ? undefined : r.value);
-      if (r.value === undefined || key.kind === 'action') return;
-      if (key.kind === 'action-control') controls.set(key.workload, r.value);
-      else (key.kind === 'state' ? states : views).set(key.workload, r.value);
-    });
+    const { states, views, actions, controls, position } = await readPartitionState(this.reader, this.options.stateTopic, p);
     this.pipeline.drain();
     let imported = 0;
     for (const [workload, value] of states) {
       if (partitionOf(workload, this.options.partitions) !== p) continue;
       try {
         this.core.importWorkload(workload, JSON.parse(value) as unknown);
-        this.writtenBucket.set(workload, this.core.lastProcessedBucket(workload) ?? Number.NEGATIVE_INFINITY);
+        this.ledger.restoredWorkload(workload);
         imported += 1;
       } catch (error) {
         this.options.log.warn({ workload, err: error }, 'cluster: stored state unreadable; the workload restarts calibration');
@@ -315,24 +379,13 @@ export class PartitionOwner {
       if (view !== undefined) this.recentAnomalies.set(workload, view.anomalies.slice(-VIEW_ANOMALIES));
     }
     if (this.options.adoptActions !== undefined) {
-      const adopted: Action[] = [];
-      const adoptedControls = new Map<string, WorkloadActionControl>();
-      let unreadable = 0;
-      for (const value of actions.values()) {
-        if (value === undefined) continue;
-        const action = parseActionRecord(value);
-        if (action === undefined) unreadable += 1;
-        else adopted.push(action);
-      }
-      for (const [workload, value] of controls) {
-        const control = parseActionControlRecord(value);
-        if (control === undefined) unreadable += 1;
-        else adoptedControls.set(workload, control);
-      }
+      const { adopted, controls: adoptedControls, unreadable } = parseAdoptable(actions, controls);
       if (unreadable > 0) this.options.log.warn({ partition: p, records: unreadable }, 'cluster: unreadable action records skipped');
       this.options.adoptActions((w) => partitionOf(w, this.options.partitions) === p, adopted, adoptedControls);
     }
     this.replay.forget(p);
+    this.replayUntil.set(p, position ?? 0n);
+    if (position !== undefined) this.ledger.restoredPosition(p, position);
     this.restored.add(p);
     this.restores += 1;
     this.options.log.info({ partition: p, workloads: imported, ms: Date.now() - started }, 'cluster: partition restored');
@@ -340,50 +393,34 @@ export class PartitionOwner {
     if (!this.assigned.has(p)) this.release(p);
   }
 
+  private countReplayed(batch: { metrics: readonly unknown[]; logs: readonly unknown[]; spans: readonly unknown[] }): void {
+    if (batch.metrics.length > 0) this.options.replayed('metrics', batch.metrics.length);
+    if (batch.logs.length > 0) this.options.replayed('logs', batch.logs.length);
+    if (batch.spans.length > 0) this.options.replayed('traces', batch.spans.length);
+  }
+
   private async runCheckpoint(): Promise<void> {
     this.pipeline.drain();
     const owned = [...this.restored].filter((p) => this.assigned.has(p));
     if (owned.length === 0) return;
-    const byPartition = new Map<number, string[]>();
-    // the offsets below settle every record whose bucket is processed, so the state of every
-    // workload that processed a bucket since its last write goes with them (read off the analysis
-    // itself: afterStep, which publishes the views, runs only once a tick is stored)
-    for (const key of this.core.workloadKeys()) {
-      const last = this.core.lastProcessedBucket(key);
-      if (last === undefined || last === (this.writtenBucket.get(key) ?? Number.NEGATIVE_INFINITY)) continue;
-      const p = partitionOf(key, this.options.partitions);
-      if (!this.restored.has(p) || !this.assigned.has(p)) continue;
-      let list = byPartition.get(p);
-      if (list === undefined) {
-        list = [];
-        byPartition.set(p, list);
-      }
-      list.push(key);
-    }
     const offsets: { topic: string; partition: number; offset: bigint; leaderEpoch: number }[] = [];
     for (const p of owned) {
       const from = this.replay.replayFrom(p, this.core);
       if (from !== undefined) offsets.push({ topic: this.options.telemetryTopic, partition: p, offset: from, leaderEpoch: -1 });
     }
-    const messages: OutgoingRecord[] = [];
-    const written: [string, number][] = [];
-    for (const [p, keys] of byPartition) {
-      for (const key of keys) {
-        const state = this.core.exportWorkload(key);
-        if (state === undefined) continue;
-        messages.push({ topic: this.options.stateTopic, partition: p, key: stateKey(key), value: JSON.stringify(state) });
-        written.push([key, this.core.lastProcessedBucket(key) ?? Number.NEGATIVE_INFINITY]);
-      }
-    }
+    // the offsets above settle every record whose bucket is processed, so the state of every
+    // workload that processed a bucket since its last write goes with them (read off the analysis
+    // itself: afterStep, which publishes the views, runs only once a tick is stored)
+    const write = this.ledger.pending((p) => this.restored.has(p) && this.assigned.has(p));
     try {
-      if (messages.length > 0) await this.producer.send(messages);
+      if (write.messages.length > 0) await this.producer.send(write.messages);
       // still ours: a workload released meanwhile has no written state to track here
-      for (const [key, bucket] of written) if (this.drives(key)) this.writtenBucket.set(key, bucket);
+      this.ledger.confirm(write, (p) => this.restored.has(p) && this.assigned.has(p));
       // commit only partitions still ours: a commit for a partition that moved would rewind its new owner
       const still = offsets.filter((o) => this.assigned.has(o.partition));
       if (still.length > 0) await this.consumer.commit({ offsets: still });
     } catch (error) {
-      this.options.log.warn({ err: error, states: messages.length }, 'cluster: checkpoint failed; the next one retries (a new owner would replay from the previous one)');
+      this.options.log.warn({ err: error, states: write.workloads.length }, 'cluster: checkpoint failed; the next one retries (a new owner would replay from the previous one)');
     }
   }
 }

@@ -17,10 +17,13 @@ type StringConsumer = Consumer<string, string, string, string>;
 
 const IDLE_MS = 15_000;
 
-export function newReadConsumer(brokers: string[], clientId: string): StringConsumer {
+export function newReadConsumer(brokers: string[], clientId: string, onError?: (error: unknown) => void): StringConsumer {
   // the client wants a group id and joins it even for manual reads: one of its own per process, so
   // a previous incarnation's member (a SIGKILLed replica) can never hold the join up
-  return new Consumer({ clientId, groupId: `${clientId}-reader-${randomBytes(6).toString('hex')}`, bootstrapBrokers: brokers, deserializers: stringDeserializers, timeout: 10_000, retries: 3, retryDelay: 300 });
+  const consumer = new Consumer({ clientId, groupId: `${clientId}-reader-${randomBytes(6).toString('hex')}`, bootstrapBrokers: brokers, deserializers: stringDeserializers, timeout: 10_000, retries: 3, retryDelay: 300 });
+  // an 'error' event without a listener would end the process
+  consumer.on('error', (error: unknown) => onError?.(error));
+  return consumer;
 }
 
 /** Closes a consumer (force: without waiting for in-flight fetches) and ignores its errors. */
@@ -69,7 +72,8 @@ export async function readPartitionsToEnd(consumer: StringConsumer, topic: strin
           resolve();
         } else rearm();
       });
-      stream.once('error', (error: unknown) => {
+      // `on`, not `once`: a second error (the client closed during a stop) must not go unhandled
+      stream.on('error', (error: unknown) => {
         clearTimeout(idle);
         reject(error instanceof Error ? error : new Error(String(error)));
       });

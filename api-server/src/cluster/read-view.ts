@@ -28,7 +28,7 @@ export class ReadView {
   private unreadable = 0;
 
   constructor(private readonly options: ReadViewOptions) {
-    this.consumer = newReadConsumer(options.brokers, `${options.clientId}-view`);
+    this.consumer = newReadConsumer(options.brokers, `${options.clientId}-view`, (error) => options.warn({ err: error }, 'read view: consumer error'));
   }
 
   async start(): Promise<void> {

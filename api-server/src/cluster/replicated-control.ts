@@ -64,7 +64,7 @@ export class ReplicatedControl implements ControlWrites {
     private readonly stop: EmergencyStopTarget,
     private readonly options: ReplicatedControlOptions,
   ) {
-    this.consumer = newReadConsumer(options.brokers, `${options.clientId}-control`);
+    this.consumer = newReadConsumer(options.brokers, `${options.clientId}-control`, (error) => options.warn({ err: error }, 'control topic: consumer error'));
     this.producer = new SerialProducer(options.brokers, `${options.clientId}-control`);
   }
 

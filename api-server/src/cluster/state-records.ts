@@ -13,6 +13,10 @@
  * - `c|<workload>`: the workload's part of the action engine's control state (Tier-1 rate window,
  *   last execution and last creation per action type), written with its actions.
  *
+ * - `r|<partition>`: the owner's read position in the telemetry partition (the next offset it had
+ *   not handed to its analysis), written with the states; a new owner counts the samples of the
+ *   records below it as replayed (rpt_cluster_replayed_samples_total).
+ *
  * Compaction keeps the latest record per key, so the topic's size follows the workload count
  * (and the kept actions, which the engine bounds).
  */
@@ -20,12 +24,13 @@ import type { AnomalyEvent, WorkloadSnapshot } from '../analysis/contract.js';
 
 export const VIEW_ANOMALIES = 100;
 
-export type StateKey = { kind: 'state' | 'view' | 'action-control'; workload: string } | { kind: 'action'; id: string };
+export type StateKey = { kind: 'state' | 'view' | 'action-control'; workload: string } | { kind: 'action'; id: string } | { kind: 'position'; partition: number };
 
 export const stateKey = (workload: string): string => `s|${workload}`;
 export const viewKey = (workload: string): string => `v|${workload}`;
 export const actionKey = (id: string): string => `a|${id}`;
 export const actionControlKey = (workload: string): string => `c|${workload}`;
+export const positionKey = (partition: number): string => `r|${partition}`;
 
 export function parseStateKey(key: string | undefined): StateKey | undefined {
   if (key === undefined || key.length < 3 || key[1] !== '|') return undefined;
@@ -33,6 +38,7 @@ export function parseStateKey(key: string | undefined): StateKey | undefined {
   if (key[0] === 'v') return { kind: 'view', workload: key.slice(2) };
   if (key[0] === 'a') return { kind: 'action', id: key.slice(2) };
   if (key[0] === 'c') return { kind: 'action-control', workload: key.slice(2) };
+  if (key[0] === 'r' && /^\d+$/.test(key.slice(2))) return { kind: 'position', partition: Number(key.slice(2)) };
   return undefined;
 }
 

@@ -9,7 +9,7 @@
  */
 import type { DecodedBatch } from '../ingest/records.js';
 import type { IngestOutcome, IngestSink } from '../pipeline/ingest-sink.js';
-import { encodeTelemetry, groupByWorkload } from './telemetry-codec.js';
+import { encodeTelemetry, groupByWorkload, type WorkloadTelemetry } from './telemetry-codec.js';
 import { partitionOf } from './workload-partition.js';
 import { SerialProducer } from './serial-producer.js';
 
@@ -21,6 +21,8 @@ export interface TelemetryProducerOptions {
   maxInFlightRecords?: number;
   /** counts records left out (non-finite numbers) and refused batches */
   dropped(reason: 'invalid' | 'queue_full' | 'unavailable', n: number): void;
+  /** counts what Kafka acknowledged, per source (rpt_ingest_samples_total in cluster mode) */
+  accepted(source: 'metrics' | 'logs' | 'traces', n: number): void;
   warn(fields: Record<string, unknown>, message: string): void;
 }
 
@@ -53,6 +55,7 @@ export class TelemetryProducer implements IngestSink {
     this.inFlight += records;
     try {
       await this.producer.send(messages);
+      this.countAccepted(groups.values());
       return 'accepted';
     } catch (error) {
       this.options.dropped('unavailable', records);
@@ -61,6 +64,21 @@ export class TelemetryProducer implements IngestSink {
     } finally {
       this.inFlight -= records;
     }
+  }
+
+  /** what went to Kafka (records with non-finite numbers were left out), per source */
+  private countAccepted(groups: Iterable<WorkloadTelemetry>): void {
+    let metrics = 0;
+    let logs = 0;
+    let spans = 0;
+    for (const g of groups) {
+      metrics += g.metrics.length;
+      logs += g.logs.length;
+      spans += g.spans.length;
+    }
+    if (metrics > 0) this.options.accepted('metrics', metrics);
+    if (logs > 0) this.options.accepted('logs', logs);
+    if (spans > 0) this.options.accepted('traces', spans);
   }
 
   close(): Promise<void> {

@@ -23,6 +23,7 @@ export class SettingsError extends Error {
 const SIMPLE: [string, string, keyof Settings][] = [
   ['port', 'SVC_PORT', 'port'],
   ['otlp-port', 'SVC_OTLP_PORT', 'otlpPort'],
+  ['otlp-http-port', 'SVC_OTLP_HTTP_PORT', 'otlpHttpPort'],
   ['statsd-port', 'SVC_STATSD_PORT', 'statsdPort'],
   ['grpc-port', 'SVC_GRPC_PORT', 'grpcPort'],
   ['dashboard-port', 'SVC_DASHBOARD_PORT', 'dashboardPort'],
@@ -41,6 +42,7 @@ const SIMPLE: [string, string, keyof Settings][] = [
 const DEFAULTS = {
   port: 8080,
   otlpPort: 4317,
+  otlpHttpPort: 4318,
   statsdPort: 8125,
   grpcPort: 9090,
   dashboardPort: 8081,

@@ -14,6 +14,8 @@ export const port = z.coerce.number().int('must be an integer').min(0, 'must be 
 export const settingsSchema = z.object({
   port,
   otlpPort: port,
+  /** the standard OTLP/HTTP listener (protobuf and JSON, gzip); 0 disables it */
+  otlpHttpPort: port,
   statsdPort: port,
   grpcPort: port,
   dashboardPort: port,

@@ -3,7 +3,7 @@
  * workload. It opens a quiet period (analytics.md §8.7) and anchors the explain timeline.
  */
 import { z } from 'zod';
-import { isWorkloadSelector } from './selectors.js';
+import { isWorkloadSelector } from '../model/workload-selector.js';
 
 export interface ContextEvent {
   id: string;

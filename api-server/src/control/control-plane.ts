@@ -9,7 +9,7 @@ import type { DispatchPolicy } from '../actions/action-engine.js';
 import { LevelJsonCollection } from '../storage/json-collection.js';
 import type { ContextBody, ContextEvent } from './context-events.js';
 import { CONTEXT_RETENTION_MS, QUIET_AFTER_MS, QUIET_BEFORE_MS, contextEventFromBody } from './context-events.js';
-import { selectorMatches } from './selectors.js';
+import { selectorMatches } from '../model/workload-selector.js';
 import type { Suppression, SuppressionBody } from './suppressions.js';
 import { suppresses, suppressionFromBody } from './suppressions.js';
 

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { SIGNAL_NAMES } from '../analysis/contract.js';
-import { isWorkloadSelector, selectorMatches } from './selectors.js';
+import { isWorkloadSelector, selectorMatches } from '../model/workload-selector.js';
 
 export interface Suppression {
   id: string;

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { WeightOverride, WeightedSignal } from '../analysis/contract.js';
 import { WEIGHTED_SIGNALS } from '../analysis/contract.js';
-import { isWorkloadSelector } from './selectors.js';
+import { isWorkloadSelector } from '../model/workload-selector.js';
 
 export const MAX_WEIGHT_OVERRIDES = 1000;
 

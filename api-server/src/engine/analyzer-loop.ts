@@ -10,6 +10,7 @@ import type { IngestPipeline } from '../pipeline/ingest-pipeline.js';
 import type { AnalysisStore, KpiPoint } from '../storage/analysis-store.js';
 import type { SelfMetrics } from '../telemetry/self-metrics.js';
 import { KpiRollup } from './kpi-rollup.js';
+import { TimeSlicer, type SliceLengths } from './time-slicer.js';
 
 export interface LoopLogger {
   info(fields: Record<string, unknown>, message: string): void;
@@ -21,7 +22,21 @@ export interface AnalyzerLoopOptions {
   /** exported analysis state is written every this many ticks (and at shutdown) */
   stateEveryTicks: number;
   now: () => number;
+  /**
+   * Run the step and build its LevelDB batch in slices of these lengths, serving the requests that
+   * wait between two slices (time-slicer.ts); undefined: the whole tick at once.
+   */
+  slices?: SliceLengths;
 }
+
+/**
+ * The slices of a standalone service's tick (AnalyzerLoopOptions.slices): 10 ms when nothing
+ * else waits, 1 ms while ingest requests come in (the tick still advances every turn of the loop).
+ */
+export const TICK_SLICES: SliceLengths = { idleMs: 10, busyMs: 1 };
+
+/** workload-buckets the step runs between two looks at the clock (one run takes ~0.05-0.2 ms) */
+const BUCKETS_PER_CLOCK_CHECK = 8;
 
 /** Where the tick's band events go once the tick is stored (outbox, SSE stream, bus, sinks). */
 export interface BandEventSink {
@@ -83,7 +98,9 @@ export class AnalyzerLoop {
     try {
       this.pipeline.drain();
       this.metrics.queueSize(this.pipeline.waiting);
-      const output = this.core.step(now);
+      const slices = this.options.slices;
+      const slicer = slices === undefined ? undefined : new TimeSlicer(slices, () => this.pipeline.offers);
+      const output = await this.step(now, slicer);
       this.reportRefusals();
       this.ticks += 1;
       const stateDue = this.ticks % this.options.stateEveryTicks === 0;
@@ -94,14 +111,17 @@ export class AnalyzerLoop {
         return { snapshot, state: stateDue || !known ? this.core.exportWorkload(snapshot.key) : undefined };
       });
       const history = output.snapshots.flatMap((s) => this.rollup.add(s.key, kpiPoint(s)));
-      await this.store.writeTick({
-        snapshots,
-        history,
-        anomalies: output.anomalies,
-        ruptures: output.ruptures,
-        fingerprints: output.fingerprints,
-        rawPoints: this.pipeline.rawPoints.take(),
-      });
+      await this.store.writeTick(
+        {
+          snapshots,
+          history,
+          anomalies: output.anomalies,
+          ruptures: output.ruptures,
+          fingerprints: output.fingerprints,
+          rawPoints: this.pipeline.rawPoints.take(),
+        },
+        slicer?.pause,
+      );
       if (stateDue) this.dirtyState.clear();
       await this.events.bandEvents(output.bandEvents);
       const ttf = new Map(output.ruptures.map((r) => [r.workload, r.ttfSeconds]));
@@ -113,6 +133,18 @@ export class AnalyzerLoop {
     } catch (error) {
       this.logger.error({ err: error }, 'analyzer tick failed');
     }
+  }
+
+  /** the analysis step: at once, or in time slices with the event loop served between them */
+  private async step(now: number, slicer: TimeSlicer | undefined): Promise<StepOutput> {
+    if (slicer === undefined || this.core.beginStep === undefined) return this.core.step(now);
+    const run = this.core.beginStep(now);
+    slicer.restart();
+    while (!run.advance(BUCKETS_PER_CLOCK_CHECK)) {
+      const wait = slicer.pause();
+      if (wait !== undefined) await wait;
+    }
+    return run.output();
   }
 
   /**

@@ -3,20 +3,26 @@
  * NATS or Kafka) and one channel per configured sink. Only construction here; nothing connects
  * until the delivery workers start.
  */
-import type { DeploymentSettings } from '../config/settings.js';
-import { createSinks } from '../dispatch/sink-settings.js';
+import { createSinks, type SinkSettings } from '../dispatch/sink-settings.js';
 import { SinkChannel, type SinkChannelHooks } from '../dispatch/sink-channel.js';
 import { BusChannel } from './bus/bus-channel.js';
 import { KafkaBusDriver } from './bus/kafka-driver.js';
 import { NatsBusDriver } from './bus/nats-driver.js';
+import type { EventBusSettings } from './bus/bus-settings.js';
 import type { OutboundChannel } from './delivery-worker.js';
+
+/** the sections of the deployment settings (config/settings.ts) that name outbound channels */
+export interface OutboundSettings {
+  eventbus: EventBusSettings;
+  sinks: SinkSettings;
+}
 
 export interface ChannelLogger {
   info(fields: Record<string, unknown>, message: string): void;
   warn(fields: Record<string, unknown>, message: string): void;
 }
 
-export function createOutboundChannels(deployment: DeploymentSettings, hooks: SinkChannelHooks & { logger: ChannelLogger }): OutboundChannel[] {
+export function createOutboundChannels(deployment: OutboundSettings, hooks: SinkChannelHooks & { logger: ChannelLogger }): OutboundChannel[] {
   const channels: OutboundChannel[] = [];
   const bus = deployment.eventbus;
   const logger = { info: (f: Record<string, unknown>, m: string) => hooks.logger.info(f, m), warn: (f: Record<string, unknown>, m: string) => hooks.logger.warn(f, m) };

@@ -7,7 +7,8 @@ import type { Context } from 'koa';
 import type { HttpIngestDecoder } from '../ingest/decoder.js';
 import { DecodeError } from '../ingest/records.js';
 import { HttpError, ingestUnavailable, queueFull, rateLimited, unsupportedMedia } from './errors.js';
-import { INGEST_BODY_LIMIT, mediaType, readBody } from './request-body.js';
+import { FUTURE_TOLERANCE_MS, RAW_RETENTION_MS } from '../pipeline/ingest-pipeline.js';
+import { INGEST_BODY_LIMIT, mediaType, mediaTypeParams, readBody } from './request-body.js';
 import type { ServiceContext } from './service-context.js';
 
 export function ingestHandler(svc: ServiceContext, decoder: HttpIngestDecoder) {
@@ -18,12 +19,15 @@ export function ingestHandler(svc: ServiceContext, decoder: HttpIngestDecoder) {
     }
     const contentType = mediaType(ctx);
     const contentEncoding = (ctx.get('content-encoding') || '').trim().toLowerCase();
-    const unsupported = decoder.checkMedia(contentType, contentEncoding);
+    const contentTypeParams = mediaTypeParams(ctx);
+    const unsupported = decoder.checkMedia(contentType, contentEncoding, contentTypeParams);
     if (unsupported !== undefined) throw unsupportedMedia(unsupported.unsupported);
     const body = await readBody(ctx, INGEST_BODY_LIMIT);
     let result;
     try {
-      result = decoder.decode({ body, contentType, contentEncoding, params: (ctx.params ?? {}) as Record<string, string> });
+      const now = svc.now();
+      const timeWindow = { oldestMs: now - RAW_RETENTION_MS, newestMs: now + FUTURE_TOLERANCE_MS };
+      result = decoder.decode({ body, contentType, contentEncoding, params: (ctx.params ?? {}) as Record<string, string>, contentTypeParams, timeWindow });
     } catch (error) {
       if (error instanceof DecodeError) {
         svc.metrics.droppedRecords('unparsable', 1);
@@ -34,6 +38,7 @@ export function ingestHandler(svc: ServiceContext, decoder: HttpIngestDecoder) {
     const outcome = await svc.ingest.accept(result.batch);
     if (outcome === 'busy') throw queueFull();
     if (outcome === 'unavailable') throw ingestUnavailable();
+    for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
     ctx.status = result.status ?? 200;
     if (result.responseBody !== undefined && ctx.status !== 204) ctx.body = result.responseBody;
   };

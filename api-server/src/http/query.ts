@@ -15,13 +15,21 @@ export function limitParam(ctx: Context, fallback = 1000): number {
   return Math.min(1000, Number(raw));
 }
 
-const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+
+/** Date.parse rolls 30 February over to 2 March and hour 24 to the next day; RFC 3339 has neither. */
+function isCalendarDate(year: number, month: number, day: number, hour: number): boolean {
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return hour <= 23 && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
 
 export function sinceParam(ctx: Context): number | undefined {
   const raw = one(ctx, 'since');
   if (raw === undefined) return undefined;
   const t = Date.parse(raw);
-  if (!RFC3339.test(raw) || Number.isNaN(t)) throw badQuery(`since must be an RFC 3339 date-time, got ${JSON.stringify(raw)}`, 'since');
+  const m = RFC3339.exec(raw);
+  if (m === null || Number.isNaN(t) || !isCalendarDate(Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4]))) throw badQuery(`since must be an RFC 3339 date-time, got ${JSON.stringify(raw)}`, 'since');
   return t;
 }
 

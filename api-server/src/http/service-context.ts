@@ -52,5 +52,5 @@ export interface ServiceContext {
   /** registers cleanup for shutdown (open SSE streams) */
   onClose: (fn: () => void) => void;
   /** bound ports, filled once listening */
-  ports: { rest: number; otlp: number; dashboard: number; statsd: number; grpc: number };
+  ports: { rest: number; otlp: number; /** the standard OTLP/HTTP listener; 0 when disabled */ otlpHttp: number; dashboard: number; statsd: number; grpc: number };
 }

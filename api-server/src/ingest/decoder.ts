@@ -14,6 +14,10 @@ export interface IngestRequest {
   contentEncoding: string;
   /** path parameters of the route (for example the index of `/{index}/_bulk`) */
   params: Record<string, string>;
+  /** parameters of the Content-Type, names lower-case (remote-write's `proto=`) */
+  contentTypeParams?: Readonly<Record<string, string>>;
+  /** the times the pipeline keeps, from the request's arrival (epoch ms); decoders may refuse samples outside */
+  timeWindow?: { oldestMs: number; newestMs: number };
 }
 
 export interface IngestResult {
@@ -22,6 +26,8 @@ export interface IngestResult {
   status?: number;
   /** JSON reply body; none (204 when status is 204) when omitted */
   responseBody?: unknown;
+  /** reply headers (remote-write's X-Prometheus-Remote-Write-*-Written) */
+  headers?: Record<string, string>;
 }
 
 /** What the route answers 415 with when a decoder does not take a media type or encoding. */
@@ -33,7 +39,7 @@ export interface HttpIngestDecoder {
   /** the `source` label of rpt_ingest_samples_total this route mostly feeds */
   readonly source: IngestSource;
   /** undefined when the request's media type and encoding are acceptable */
-  checkMedia(contentType: string, contentEncoding: string): UnsupportedMedia | undefined;
+  checkMedia(contentType: string, contentEncoding: string, contentTypeParams?: Readonly<Record<string, string>>): UnsupportedMedia | undefined;
   /** throws DecodeError (a 400 naming the field) when the whole request is unusable */
   decode(request: IngestRequest): IngestResult;
 }

@@ -37,21 +37,31 @@ export function resolveFromResourceAttributes(attr: Lookup): ResolvedIdentity | 
   return { workload: 'default/host/unknown', pod: undefined };
 }
 
+/** controller labels: today's names, then what the OpenTelemetry-to-Prometheus conversion writes */
 const LABEL_CONTROLLERS: [string, string][] = [
   ['deployment', 'Deployment'],
   ['statefulset', 'StatefulSet'],
   ['daemonset', 'DaemonSet'],
+  ['k8s_deployment_name', 'Deployment'],
+  ['k8s_statefulset_name', 'StatefulSet'],
+  ['k8s_daemonset_name', 'DaemonSet'],
+  ['k8s_job_name', 'Job'],
 ];
 
-/** Steps 1-6 of the label rules; undefined when `host` is present but not a valid host string. */
+/**
+ * Steps 1-6 of the label rules, with the label names the OpenTelemetry-to-Prometheus conversion
+ * produces beside them (`k8s_namespace_name`, `k8s_<controller>_name`, `k8s_pod_name`,
+ * `service_name`, `host_name`; docs/remote-write-mapping.md). Undefined when `host` is present but
+ * not a valid host string.
+ */
 export function resolveFromLabels(label: Lookup): ResolvedIdentity | undefined {
-  const pod = label('pod') || undefined;
+  const pod = label('pod') || label('k8s_pod_name') || undefined;
   const host = label('host');
   if (nonEmpty(host)) {
     const key = workloadKeyFromHost(host);
     return key === undefined ? undefined : { workload: key, pod };
   }
-  const ns = label('namespace') || 'default';
+  const ns = label('namespace') || label('k8s_namespace_name') || 'default';
   for (const [name, kind] of LABEL_CONTROLLERS) {
     const v = label(name);
     if (nonEmpty(v)) return { workload: `${ns}/${kind}/${v}`, pod };
@@ -66,5 +76,7 @@ export function resolveFromLabels(label: Lookup): ResolvedIdentity | undefined {
     if (nonEmpty(v)) return { workload: `${ns}/host/${v}`, pod };
   }
   if (nonEmpty(pod)) return { workload: `${ns}/host/${pod}`, pod };
+  const hostName = label('host_name');
+  if (nonEmpty(hostName)) return { workload: `${ns}/host/${hostName}`, pod: undefined };
   return { workload: 'default/host/unknown', pod: undefined };
 }

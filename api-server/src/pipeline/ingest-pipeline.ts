@@ -22,6 +22,8 @@ export class IngestPipeline {
   private pendingRecords = 0;
   private drainScheduled = false;
   readonly totals = { metrics: 0, logs: 0, traces: 0 };
+  /** batches offered so far (the tick's slicer reads it to tell whether ingest is streaming) */
+  offers = 0;
   /** 15-second means of every accepted metric point, for the raw storage tier */
   readonly rawPoints = new RawPointBuckets();
 
@@ -38,6 +40,7 @@ export class IngestPipeline {
 
   /** false when the queue is full: nothing of the batch was taken, the caller answers 429. */
   offer(batch: DecodedBatch): boolean {
+    this.offers += 1;
     const size = batch.metrics.length + batch.logs.length + batch.spans.length;
     if (size > 0 && this.pendingRecords + size > this.maxPendingRecords) {
       this.counters.dropped('queue_full', size);

@@ -57,6 +57,20 @@ export interface ReplicatedWrite {
 /** Something that wants every tick's write once it is stored (cluster mode publishes it). */
 export type TickWriteListener = (w: TickWrite) => void;
 
+/** small entries put into a tick's batch between two checks whether to pause (a workload's state is large: checked after each) */
+const PUTS_PER_PAUSE_CHECK = 256;
+
+/** `put` of every item, asking `pause` every `every` items and awaiting it when it says so */
+async function putEach<T>(items: readonly T[], put: (item: T) => void, pause: (() => Promise<void> | undefined) | undefined, every = PUTS_PER_PAUSE_CHECK): Promise<void> {
+  for (let i = 0; i < items.length; i++) {
+    put(items[i]!);
+    if (pause !== undefined && (i + 1) % every === 0) {
+      const wait = pause();
+      if (wait !== undefined) await wait;
+    }
+  }
+}
+
 const pad = (t: number): string => Math.max(0, Math.floor(t)).toString().padStart(15, '0');
 
 export class AnalysisStore {
@@ -119,19 +133,24 @@ export class AnalysisStore {
     return out;
   }
 
-  async writeTick(w: TickWrite): Promise<void> {
+  /**
+   * One LevelDB batch with everything of the tick. `pause` (optional) is asked every
+   * few entries and awaited when it returns a promise, so that building a
+   * large batch (the raw points of many buckets) can let the event loop serve requests meanwhile.
+   */
+  async writeTick(w: TickWrite, pause?: () => Promise<void> | undefined): Promise<void> {
     const raw = w.rawPoints ?? [];
     if (w.snapshots.length + w.history.length + w.anomalies.length + w.ruptures.length + w.fingerprints.length + raw.length === 0) return;
     const batch = this.db.batch();
-    for (const { snapshot, state } of w.snapshots) {
+    await putEach(w.snapshots, ({ snapshot, state }) => {
       batch.put(snapshot.key, snapshot, { sublevel: this.snap });
       if (state !== undefined) batch.put(snapshot.key, state, { sublevel: this.state });
-    }
-    for (const h of w.history) batch.put(`${h.tier}!${h.key}!${pad(h.point.t)}`, h.point, { sublevel: this.hist });
-    for (const a of w.anomalies) batch.put(`${pad(a.timeMs)}!${a.id}`, a, { sublevel: this.anom });
+    }, pause, 1);
+    await putEach(w.history, (h) => batch.put(`${h.tier}!${h.key}!${pad(h.point.t)}`, h.point, { sublevel: this.hist }), pause);
+    await putEach(w.anomalies, (a) => batch.put(`${pad(a.timeMs)}!${a.id}`, a, { sublevel: this.anom }), pause);
     for (const r of w.ruptures) batch.put(r.ruptureId, r, { sublevel: this.rupt });
     for (const f of w.fingerprints) batch.put(f.id, f, { sublevel: this.fp });
-    for (const p of raw) batch.put(`${pad(p.bucketStartMs)}!${p.workload}!${p.metric}`, [p.mean, p.count], { sublevel: this.raw });
+    await putEach(raw, (p) => batch.put(`${pad(p.bucketStartMs)}!${p.workload}!${p.metric}`, [p.mean, p.count], { sublevel: this.raw }), pause);
     await batch.write();
     for (const listener of this.listeners) listener(w);
   }

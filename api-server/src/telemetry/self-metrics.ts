@@ -24,6 +24,7 @@ export class SelfMetrics {
   private readonly fatigue: Gauge;
   private readonly actions: Counter;
   private readonly ingested: Counter;
+  private readonly replayed: Counter;
   private readonly dropped: Counter;
   private readonly queue: Gauge;
   private readonly startedAt = Date.now();
@@ -43,6 +44,7 @@ export class SelfMetrics {
     this.fatigue = new Gauge({ name: 'rpt_kpi_fatigue', help: 'fatigue (0..1)', labelNames: ['host'], registers: r });
     this.actions = new Counter({ name: 'rpt_actions_total', help: 'action engine outcomes', labelNames: ['type', 'tier', 'outcome'], registers: r });
     this.ingested = new Counter({ name: 'rpt_ingest_samples_total', help: 'accepted metric points, log records and spans', labelNames: ['source'], registers: r });
+    this.replayed = new Counter({ name: 'rpt_cluster_replayed_samples_total', help: 'cluster mode: samples read again from the telemetry topic after a partition moved (not in rpt_ingest_samples_total)', labelNames: ['source'], registers: r });
     this.dropped = new Counter({ name: 'rpt_ingest_dropped_total', help: 'ingest records or requests refused, by reason', labelNames: ['reason'], registers: r });
     this.queue = new Gauge({ name: 'rpt_ingest_queue_records', help: 'records waiting for the analyzer', registers: r });
     new Gauge({ name: 'rpt_memory_bytes', help: 'resident set size of the process', registers: r, collect() { this.set(process.memoryUsage().rss); } });
@@ -85,6 +87,10 @@ export class SelfMetrics {
 
   accepted(source: 'metrics' | 'logs' | 'traces', n: number): void {
     this.ingested.inc({ source }, n);
+  }
+
+  clusterReplayed(source: 'metrics' | 'logs' | 'traces', n: number): void {
+    this.replayed.inc({ source }, n);
   }
 
   droppedRecords(reason: string, n: number): void {

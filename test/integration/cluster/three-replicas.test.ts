@@ -8,6 +8,11 @@
  * "No sample lost, none counted twice" is read off calibration: one sample per workload per 15-s
  * bucket, calibration over 100 steps, so calibration_progress is exactly the number of buckets
  * the workload's analysis has processed.
+ *
+ * Issue 36: from the kill to the restart's catch-up, a monitor reads every workload from every
+ * replica about four times a second; calibration_progress never goes down in any replica's
+ * reads. Assignment is sticky: the kill moves exactly the victim's partitions, the restart takes
+ * back its share and nothing else moves. rpt_ingest_samples_total counts what senders sent.
  */
 import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
@@ -17,13 +22,14 @@ import { startKafkaBroker, type KafkaBroker } from '../../support/kafka-broker.j
 import { clusterConfigLines, startReplica, type ReplicaProcess } from '../../support/replica-process.js';
 import { eventually } from '../../support/service.js';
 import { makeTempDir } from '../../support/temp-dir.js';
+import { monitorProgress, type ProgressMonitor } from './progress-monitor.js';
 
 const WORKLOADS = Array.from({ length: 12 }, (_, i) => `shop/Deployment/w${i}`);
 const STEP = 15_000;
 const PARTITIONS = 6;
 
 interface ClusterHealth {
-  cluster: { replica: string; owned: number[]; analysed: string[]; viewed_workloads: number; restores: number };
+  cluster: { replica: string; owned: number[]; analysed: string[]; viewed_workloads: number; restores: number; last_assignment_moved: number | null };
 }
 
 describe('cluster mode: three replicas on Kafka partitions', function () {
@@ -34,6 +40,8 @@ describe('cluster mode: three replicas on Kafka partitions', function () {
   const configs: string[] = [];
   const base = Math.floor(Date.now() / STEP) * STEP - 60 * 60_000;
   let sent = 0;
+  /** per replica slot, samples its current process acknowledged to the test */
+  const acknowledged = [0, 0, 0];
 
   const get = async <T>(r: ReplicaProcess, path: string): Promise<{ status: number; body: T }> => {
     const res = await fetch(`${r.api}${path}`);
@@ -41,6 +49,23 @@ describe('cluster mode: three replicas on Kafka partitions', function () {
   };
   const health = async (r: ReplicaProcess): Promise<ClusterHealth['cluster']> => (await get<ClusterHealth>(r, '/health')).body.cluster;
   const live = (): ReplicaProcess[] => replicas.filter((r): r is ReplicaProcess => r !== undefined);
+  /** a self-metric's value on one replica (0 when absent) */
+  const metric = async (r: ReplicaProcess, series: string): Promise<number> => {
+    const text = await (await fetch(`${r.api}/metrics`)).text();
+    const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+    return line === undefined ? 0 : Number(line.slice(series.length + 1));
+  };
+  /** partitions whose owner (by replica slot) differs between two ownership readings */
+  const moved = (before: Map<number, number>, after: Map<number, number>): number => [...after].filter(([p, slot]) => before.get(p) !== slot).length;
+  const owners = async (): Promise<Map<number, number>> => {
+    const out = new Map<number, number>();
+    for (let slot = 0; slot < replicas.length; slot += 1) {
+      const r = replicas[slot];
+      if (r !== undefined) for (const p of (await health(r)).owned) out.set(p, slot);
+    }
+    return out;
+  };
+  let monitor: ProgressMonitor | undefined;
 
   /** buckets [from, to) for every workload, one sample each, round-robin over the live replicas */
   async function send(from: number, to: number, spike?: { workload: string; bucket: number }): Promise<void> {
@@ -50,6 +75,7 @@ describe('cluster mode: three replicas on Kafka partitions', function () {
       for (const w of WORKLOADS) {
         const target = targets[n % targets.length] as ReplicaProcess;
         n += 1;
+        acknowledged[replicas.indexOf(target)] += 1;
         const body = {
           timeseries: [
             {
@@ -128,6 +154,7 @@ describe('cluster mode: three replicas on Kafka partitions', function () {
   });
 
   after(async () => {
+    await monitor?.stop();
     await Promise.all(live().map((r) => r.kill()));
     await broker?.remove();
     await Promise.all(dirs.map((d) => d.remove()));
@@ -143,32 +170,59 @@ describe('cluster mode: three replicas on Kafka partitions', function () {
       const list = (await get<{ ruptures: unknown[] }>(r, '/ruptures')).body.ruptures;
       expect(list).to.have.length(WORKLOADS.length);
     }
+    // the ingest counter counts what the senders sent (acknowledged), not what the owners read
+    const counted = await Promise.all(live().map((r) => metric(r, 'rpt_ingest_samples_total{source="metrics"}')));
+    expect(counted).to.deep.equal(acknowledged);
+    expect(counted.reduce((a, b) => a + b, 0)).to.equal(30 * WORKLOADS.length);
   });
 
   it('a SIGKILLed replica: its partitions move, its workloads keep calibration and history, no acknowledged sample is lost', async () => {
     const victim = replicas[1] as ReplicaProcess;
     const before = await health(victim);
     expect(before.analysed.length).to.be.greaterThan(0);
+    const ownedBefore = await owners();
+    monitor = monitorProgress(() => replicas.map((r) => r?.api), WORKLOADS);
     // records it may have analysed but not yet checkpointed: the new owner must replay them
     await send(sent, 40);
     await victim.kill('SIGKILL');
+    const killedAt = Date.now();
     replicas[1] = undefined;
     // telemetry keeps coming to the survivors while the group notices the loss
     await send(sent, 50);
     await ownershipIsExact();
+    console.log(`      failover: partitions owned again ${Date.now() - killedAt} ms after the SIGKILL`);
     await everyReplicaSees(50, '50 processed buckets after the failover');
+    console.log(`      failover: every replica reads 50 processed buckets ${Date.now() - killedAt} ms after the SIGKILL`);
     const survivors = await Promise.all(live().map(health));
     expect(survivors.reduce((a, h) => a + h.restores, 0)).to.be.greaterThan(0);
     for (const w of before.analysed) expect(survivors.some((h) => h.analysed.includes(w)), w).to.equal(true);
+    // sticky: only the victim's partitions moved
+    expect(moved(ownedBefore, await owners())).to.equal(before.owned.length);
+    // the survivors' ingest counters still count only what they acknowledged: the replay of the
+    // victim's partitions counts apart
+    for (const slot of [0, 2]) expect(await metric(replicas[slot] as ReplicaProcess, 'rpt_ingest_samples_total{source="metrics"}'), `slot ${slot}`).to.equal(acknowledged[slot]);
+    const replayed = (await Promise.all(live().map((r) => metric(r, 'rpt_cluster_replayed_samples_total{source="metrics"}')))).reduce((a, b) => a + b, 0);
+    console.log(`      failover: ${replayed} samples replayed by the survivors`);
   });
 
   it('the restarted replica rejoins and takes partitions again', async () => {
+    const ownedBefore = await owners();
+    acknowledged[1] = 0;
     replicas[1] = await startReplica(configs[1] as string, join((dirs[1] as { path: string }).path, 'data'));
     await eventually(async () => ((await health(replicas[1] as ReplicaProcess)).owned.length > 0 ? true : undefined), 60_000, 'the rejoined replica to own partitions');
     await ownershipIsExact(false);
     await send(sent, 60);
     await everyReplicaSees(60, '60 processed buckets with three replicas again');
     await ownershipIsExact();
+    // it takes back its share (6 partitions / 3), nothing else moves
+    const back = (await health(replicas[1] as ReplicaProcess)).owned.length;
+    expect(back).to.equal(PARTITIONS / 3);
+    expect(moved(ownedBefore, await owners())).to.equal(back);
+    await (monitor as ProgressMonitor).stop();
+    const drops = (monitor as ProgressMonitor).drops();
+    console.log(`      ${(monitor as ProgressMonitor).reads()} reads from the kill to here, ${drops.length} went backwards`);
+    expect(drops, JSON.stringify(drops.slice(0, 10))).to.deep.equal([]);
+    expect((monitor as ProgressMonitor).reads()).to.be.greaterThan(WORKLOADS.length * 3 * 10);
   });
 
   it('a replica stopped with SIGTERM checkpoints, leaves the group and exits 0; the others carry on without a gap', async () => {

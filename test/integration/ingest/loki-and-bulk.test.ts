@@ -39,7 +39,7 @@ describe('log push (Loki) and bulk indexing (Elasticsearch) on the OTLP port', f
       JSON.stringify({ index: { _index: 'logs-app' } }),
       JSON.stringify({ '@timestamp': new Date().toISOString(), message: 'timeout calling db', log: { level: 'warn' }, kubernetes: { namespace: 'bulk', deployment: { name: 'api' }, pod: { name: 'api-7f' } } }),
       JSON.stringify({ create: {} }),
-      'not json',
+      JSON.stringify('a JSON string, not a document object'),
       JSON.stringify({ create: {} }),
       JSON.stringify({ '@timestamp': new Date().toISOString(), 'service.name': 'worker', message: 'done', 'kubernetes.namespace': 'bulk' }),
     ].join('\n');

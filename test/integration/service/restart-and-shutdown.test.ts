@@ -40,7 +40,7 @@ describe('standalone service: LevelDB across restarts, graceful stop', function 
   it('answers /ready 200 once restored and exits 0 within 10 s of SIGTERM (the real process)', async () => {
     const dir = await makeTempDir('sigterm');
     try {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'api-server/src/main.ts', '--port', '0', '--otlp-port', '0', '--dashboard-port', '0', '--statsd-port', '0', '--grpc-port', '0', '--bind-address', '127.0.0.1', '--data-dir', dir.path], {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'api-server/src/main.ts', '--port', '0', '--otlp-port', '0', '--otlp-http-port', '0', '--dashboard-port', '0', '--statsd-port', '0', '--grpc-port', '0', '--bind-address', '127.0.0.1', '--data-dir', dir.path], {
         stdio: ['ignore', 'pipe', 'pipe'],
         env: { ...process.env, SVC_LOG_LEVEL: 'info' },
       });

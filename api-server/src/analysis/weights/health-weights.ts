@@ -7,7 +7,7 @@
  */
 import type { WeightOverride, WeightedSignal } from '../contract.js';
 import { WEIGHTED_SIGNALS } from '../contract.js';
-import { selectorMatches } from '../../control/selectors.js';
+import { selectorMatches } from '../../model/workload-selector.js';
 
 export type HealthWeights = Record<WeightedSignal, number>;
 

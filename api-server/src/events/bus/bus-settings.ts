@@ -13,7 +13,7 @@
  *     backlog: 4096                 # envelopes kept for a channel that cannot deliver
  */
 import { z } from 'zod';
-import { sectionPath } from '../../config/section-path.js';
+import { sectionPath } from '../../model/section-path.js';
 
 const hostPort = z.string().regex(/^[A-Za-z0-9.\-_[\]:]+:\d{1,5}$/, 'must be host:port');
 const natsUrl = z.string().regex(/^(nats|tls|ws|wss):\/\/[^\s]+$|^[A-Za-z0-9.\-_[\]:]+:\d{1,5}$/, 'must be nats://host:port or host:port');

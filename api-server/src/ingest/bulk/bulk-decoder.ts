@@ -3,8 +3,10 @@
  * action line (`index` or `create`) and a document. Documents carry `@timestamp`, `message` or
  * `log`, `log.level`, ECS `kubernetes.namespace`, `kubernetes.deployment.name`,
  * `kubernetes.pod.name`, `service.name`. The answer is Elasticsearch's `{took, errors, items}`
- * with a status per item, so Fluent Bit or Filebeat `es` outputs accept it: a bad document fails
- * its own item (400), never the batch.
+ * with a status per item, so Fluent Bit or Filebeat `es` outputs accept it: a document that is JSON
+ * but unusable (not an object, a bad `@timestamp`) fails its own item (400). A line that is not
+ * JSON at all (truncated object, trailing comma, `NaN`) means the body is not NDJSON: the whole
+ * request is refused with 400 naming the line, as Elasticsearch refuses an unparsable bulk body.
  */
 import type { HttpIngestDecoder, IngestRequest, IngestResult, UnsupportedMedia } from '../decoder.js';
 import { resolveFromLabels } from '../identity.js';
@@ -52,14 +54,14 @@ export class BulkDecoder implements HttpIngestDecoder {
       let action: unknown;
       try {
         action = JSON.parse(lines[i] as string);
-      } catch {
-        throw new DecodeError(`line ${i + 1}: the action line is not JSON`, `line ${i + 1}`);
+      } catch (error) {
+        throw new DecodeError(`line ${i + 1}: the action line is not JSON (${(error as Error).message})`, `line ${i + 1}`);
       }
       const op = isObject(action) ? (['index', 'create'] as const).find((k) => isObject(action[k])) : undefined;
       if (op === undefined) throw new DecodeError(`line ${i + 1}: the action must be index or create`, `line ${i + 1}`);
       const meta = (action as Json)[op] as Json;
       const index = str(meta['_index']) ?? request.params['index'] ?? 'faultline';
-      const result = this.document(lines[i + 1], batch.logs);
+      const result = this.document(lines[i + 1], i + 2, batch.logs);
       if (result !== undefined) {
         errors = true;
         batch.rejected += 1;
@@ -72,13 +74,13 @@ export class BulkDecoder implements HttpIngestDecoder {
   }
 
   /** Appends the document's log record; returns why it was refused, if it was. */
-  private document(line: string | undefined, out: LogRecord[]): string | undefined {
+  private document(line: string | undefined, lineNumber: number, out: LogRecord[]): string | undefined {
     if (line === undefined) return 'the action has no document line';
     let doc: unknown;
     try {
       doc = JSON.parse(line);
-    } catch {
-      return 'the document is not JSON';
+    } catch (error) {
+      throw new DecodeError(`line ${lineNumber}: the document line is not JSON (${(error as Error).message})`, `line ${lineNumber}`);
     }
     if (!isObject(doc)) return 'the document must be a JSON object';
     const message = str(field(doc, 'message')) ?? str(field(doc, 'log')) ?? '';

@@ -55,6 +55,7 @@ export function decodeMetricsDocument(doc: Json): DecodedBatch {
           const pPath = `${mPath}.${kind}.dataPoints[${p}]`;
           const point = objectAt(points, p, `${mPath}.${kind}.dataPoints`);
           const t = timeMs(point, 'timeUnixNano', pPath, true) as number;
+          readAttributes(point, pPath); // validates attribute value types (rule 3) like every other attribute list
           const value = pointValue(point, kind, pPath);
           if (value === undefined) continue;
           if (identity === undefined || !Number.isFinite(value)) {

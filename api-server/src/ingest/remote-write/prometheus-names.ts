@@ -34,14 +34,19 @@ export const PROMETHEUS_RULES: Record<string, Rule> = {
 interface Last {
   t: number;
   v: number;
+  /** when the counter started (remote-write 2.0 start timestamp), 0 when not sent */
+  start?: number;
 }
 
 export class PrometheusNameMapper {
   private readonly last = new Map<string, Last>();
   private readonly memoryLimit = new Map<string, number>();
 
-  /** Appends the records `sample` maps to (none for the first sample of a counter). */
-  map(workload: string, pod: string | undefined, series: string, name: string, value: number, timeMs: number, out: MetricRecord[]): void {
+  /**
+   * Appends the records `sample` maps to (none for the first sample of a counter). `startMs` is the
+   * counter's start time when the sender gives one (remote-write 2.0): a new start is a reset.
+   */
+  map(workload: string, pod: string | undefined, series: string, name: string, value: number, timeMs: number, out: MetricRecord[], startMs = 0): void {
     const rule = PROMETHEUS_RULES[name];
     if (rule === undefined) {
       out.push({ workload, pod, name, value, timeMs });
@@ -53,7 +58,7 @@ export class PrometheusNameMapper {
         out.push({ workload, pod, name: rule.to, value: value * (rule.scale ?? 1), timeMs });
         return;
       case 'rate': {
-        const r = this.rate(series, value, timeMs);
+        const r = this.rate(series, value, timeMs, startMs);
         if (r === undefined) return;
         const scaled = rule.to === 'gc_pause_ms' ? r * 1000 : r;
         out.push({ workload, pod, name: rule.to, value: rule.cap === undefined ? scaled : Math.min(rule.cap, scaled), timeMs });
@@ -88,10 +93,11 @@ export class PrometheusNameMapper {
     }
   }
 
-  private rate(series: string, value: number, timeMs: number): number | undefined {
+  private rate(series: string, value: number, timeMs: number, startMs: number): number | undefined {
     const prev = this.last.get(series);
-    this.remember(this.last, series, { t: timeMs, v: value });
+    this.remember(this.last, series, startMs === 0 ? { t: timeMs, v: value } : { t: timeMs, v: value, start: startMs });
     if (prev === undefined || timeMs <= prev.t || value < prev.v) return undefined; // first sample or counter reset
+    if (startMs !== 0 && prev.start !== undefined && prev.start !== startMs) return undefined; // restarted counter, even if it already passed its old value
     return (value - prev.v) / ((timeMs - prev.t) / 1000);
   }
 

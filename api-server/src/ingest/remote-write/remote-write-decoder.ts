@@ -1,43 +1,35 @@
 /**
- * POST /api/v2/write (REST and OTLP ports): Prometheus remote-write, either the snappy-compressed
- * protobuf WriteRequest (proto/prometheus/remote-write.proto, decoded with protobufjs) or the JSON
- * body form `{timeseries: [{Labels: [{Name, Value}], Samples: [{Value, Timestamp}]}]}`.
+ * POST /api/v2/write (REST and OTLP ports): Prometheus remote-write. The snappy-compressed protobuf
+ * body is Remote-Write 1.0 `prometheus.WriteRequest` or 2.0 `io.prometheus.write.v2.Request`, chosen
+ * by the `proto=` parameter of the Content-Type (none: 1.0; another value: 415). The JSON body form
+ * `{timeseries: [{Labels: [{Name, Value}], Samples: [{Value, Timestamp}]}]}` is the contract's variant.
  *
- * Identity: protobuf uses the label rules of api.md §1.9 (host, deployment/statefulset/daemonset,
- * workload, service/app, pod); the JSON form uses only `host` (the workload key), and without it
- * every series goes to default/host/unknown. Samples that are not finite, and series whose `host`
- * is not a workload, are dropped and counted as rejected; the request still succeeds (204).
+ * Every answer carries X-Prometheus-Remote-Write-{Samples,Histograms,Exemplars}-Written. Identity
+ * follows the label rules (identity.ts, docs/remote-write-mapping.md); the JSON form uses only
+ * `host` (the workload key), and without it every series goes to default/host/unknown. What counts
+ * as written and what is refused with 400: remote-write-samples.ts.
  */
-import protobuf from 'protobufjs';
 import { z } from 'zod';
 import { workloadKeyFromHost } from '../../analysis/workload-key.js';
 import type { HttpIngestDecoder, IngestRequest, IngestResult, UnsupportedMedia } from '../decoder.js';
-import { resolveFromLabels } from '../identity.js';
 import { parseJson } from '../json-body.js';
 import { jsonPath } from '../json-path.js';
-import { protoPath } from '../proto-files.js';
 import type { DecodedBatch } from '../records.js';
 import { DecodeError, emptyBatch } from '../records.js';
 import { PrometheusNameMapper } from './prometheus-names.js';
+import type { SeriesOutcome, WrittenCounts } from './remote-write-samples.js';
+import { recordsOfSeries } from './remote-write-samples.js';
+import type { RemoteWriteVersion } from './remote-write-series.js';
+import { seriesOfV1, seriesOfV2 } from './remote-write-series.js';
 import { uncompressSnappy } from './snappy-block.js';
 
 const UNCOMPRESSED_LIMIT = 64 * 1024 * 1024;
 
-interface WireLabel {
-  name: string;
-  value: string;
-}
-interface WireSample {
-  value: number;
-  timestamp: number | { toNumber(): number };
-}
-interface WireSeries {
-  labels: WireLabel[];
-  samples: WireSample[];
-}
-
-const root = protobuf.loadSync(protoPath('prometheus/remote-write.proto'));
-const WriteRequest = root.lookupType('prometheus.WriteRequest');
+/** the `proto=` values of the Content-Type and the message each selects */
+export const REMOTE_WRITE_PROTOS: Record<string, RemoteWriteVersion> = {
+  'prometheus.WriteRequest': 'v1',
+  'io.prometheus.write.v2.Request': 'v2',
+};
 
 const jsonBody = z.object({
   timeseries: z.array(
@@ -48,17 +40,43 @@ const jsonBody = z.object({
   ),
 });
 
-const toMs = (t: WireSample['timestamp']): number => (typeof t === 'number' ? t : t.toNumber());
+export function writtenHeaders(written: WrittenCounts): Record<string, string> {
+  return {
+    'X-Prometheus-Remote-Write-Samples-Written': String(written.samples),
+    'X-Prometheus-Remote-Write-Histograms-Written': String(written.histograms),
+    'X-Prometheus-Remote-Write-Exemplars-Written': String(written.exemplars),
+  };
+}
+
+function versionOf(params: Readonly<Record<string, string>> | undefined): RemoteWriteVersion | undefined {
+  const proto = params?.['proto'];
+  return proto === undefined ? 'v1' : REMOTE_WRITE_PROTOS[proto];
+}
+
+function answer(outcome: SeriesOutcome): IngestResult {
+  const headers = writtenHeaders(outcome.written);
+  const invalid = outcome.invalidValues + outcome.invalidTimestamps;
+  if (invalid === 0) return { batch: outcome.batch, status: 204, headers };
+  const reasons = [
+    ...(outcome.invalidTimestamps > 0 ? [`${outcome.invalidTimestamps} with a timestamp that is not Unix milliseconds within the last 7 days and the next 5 minutes`] : []),
+    ...(outcome.invalidValues > 0 ? [`${outcome.invalidValues} with an infinite value`] : []),
+  ];
+  const message = `${invalid} samples refused (${reasons.join('; ')}); the ${outcome.written.samples} others were written`;
+  return { batch: outcome.batch, status: 400, headers, responseBody: { error: message, code: 'invalid_samples', field: 'samples', invalid_samples: invalid } };
+}
 
 export class RemoteWriteDecoder implements HttpIngestDecoder {
   readonly source = 'metrics' as const;
   private readonly names = new PrometheusNameMapper();
 
-  checkMedia(contentType: string, contentEncoding: string): UnsupportedMedia | undefined {
+  checkMedia(contentType: string, contentEncoding: string, params?: Readonly<Record<string, string>>): UnsupportedMedia | undefined {
     if (contentType === 'application/json') {
       return contentEncoding === '' || contentEncoding === 'identity' ? undefined : { unsupported: `Content-Encoding ${contentEncoding} is not accepted for the JSON form` };
     }
     if (contentType === 'application/x-protobuf' || contentType === '') {
+      if (versionOf(params) === undefined) {
+        return { unsupported: `proto=${params?.['proto'] ?? ''} is not accepted: send proto=prometheus.WriteRequest (Remote-Write 1.0) or proto=io.prometheus.write.v2.Request (2.0)` };
+      }
       return contentEncoding === '' || contentEncoding === 'snappy' || contentEncoding === 'identity'
         ? undefined
         : { unsupported: `Content-Encoding ${contentEncoding} is not accepted: remote-write bodies are snappy-compressed protobuf` };
@@ -67,47 +85,13 @@ export class RemoteWriteDecoder implements HttpIngestDecoder {
   }
 
   decode(request: IngestRequest): IngestResult {
-    const batch = request.contentType === 'application/json' ? this.decodeJson(request.body) : this.decodeProtobuf(request.body);
-    return { batch, status: 204 };
+    if (request.contentType === 'application/json') return this.decodeJson(request.body);
+    const raw = uncompressSnappy(request.body, UNCOMPRESSED_LIMIT);
+    const series = versionOf(request.contentTypeParams) === 'v2' ? seriesOfV2(raw) : seriesOfV1(raw);
+    return answer(recordsOfSeries(series, this.names, request.timeWindow));
   }
 
-  private decodeProtobuf(body: Buffer): DecodedBatch {
-    const raw = uncompressSnappy(body, UNCOMPRESSED_LIMIT);
-    let message: { timeseries?: WireSeries[] };
-    try {
-      message = WriteRequest.decode(raw) as unknown as { timeseries?: WireSeries[] };
-    } catch (error) {
-      throw new DecodeError(`body is not a protobuf WriteRequest: ${(error as Error).message}`, undefined);
-    }
-    const batch = emptyBatch();
-    const series = message.timeseries ?? [];
-    for (let i = 0; i < series.length; i += 1) {
-      const s = series[i] as WireSeries;
-      const labels = new Map<string, string>();
-      for (const l of s.labels) labels.set(l.name, l.value);
-      const name = labels.get('__name__');
-      if (name === undefined || name === '') {
-        batch.rejected += s.samples.length;
-        continue;
-      }
-      const identity = resolveFromLabels((n) => labels.get(n));
-      if (identity === undefined) {
-        batch.rejected += s.samples.length;
-        continue;
-      }
-      const seriesKey = `${identity.workload}|${identity.pod ?? ''}|${name}|${labels.get('instance') ?? ''}|${labels.get('container') ?? ''}`;
-      for (const sample of s.samples) {
-        if (!Number.isFinite(sample.value)) {
-          batch.rejected += 1;
-          continue;
-        }
-        this.names.map(identity.workload, identity.pod, seriesKey, name, sample.value, toMs(sample.timestamp), batch.metrics);
-      }
-    }
-    return batch;
-  }
-
-  private decodeJson(body: Buffer): DecodedBatch {
+  private decodeJson(body: Buffer): IngestResult {
     const doc = parseJson(body);
     const parsed = jsonBody.safeParse(doc);
     if (!parsed.success) {
@@ -115,8 +99,10 @@ export class RemoteWriteDecoder implements HttpIngestDecoder {
       const field = jsonPath(issue.path);
       throw new DecodeError(`${field}: ${issue.message}`, field === '' ? undefined : field);
     }
-    const batch = emptyBatch();
+    const batch: DecodedBatch = emptyBatch();
+    let samples = 0;
     for (const s of parsed.data.timeseries) {
+      samples += s.Samples.length;
       const labels = new Map(s.Labels.map((l) => [l.Name, l.Value] as const));
       const name = labels.get('__name__');
       const host = labels.get('host');
@@ -127,6 +113,6 @@ export class RemoteWriteDecoder implements HttpIngestDecoder {
       }
       for (const sample of s.Samples) batch.metrics.push({ workload, pod: labels.get('pod'), name, value: sample.Value, timeMs: sample.Timestamp });
     }
-    return batch;
+    return { batch, status: 204, headers: writtenHeaders({ samples, histograms: 0, exemplars: 0 }) };
   }
 }
