@@ -4,7 +4,7 @@
 # Pod command: node dist/api-server/src/main.js | node dist/operator/src/main.js
 
 # --- build: install all dependencies, compile TypeScript, then drop dev dependencies ----------
-FROM node:20-bookworm-slim AS build
+FROM node:26-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -17,8 +17,8 @@ RUN npx tsc -p tsconfig.build.json \
  && npm prune --omit=dev --no-audit --no-fund \
  && npm cache clean --force
 
-# --- runtime: glibc Node 20 (classic-level and snappy ship glibc prebuilds), no build tools ------
-FROM node:20-bookworm-slim AS runtime
+# --- runtime: glibc Node 26 LTS (docs/adr/0015-node-lts.md; classic-level and snappy ship glibc prebuilds) ---
+FROM node:26-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build --chown=0:0 /src/package.json ./package.json

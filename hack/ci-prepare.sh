@@ -24,15 +24,8 @@ mkdir -p "$STATE" "$BUILD_LOG_DIR"
 log() { printf '[ci-prepare %s] %s\n' "$(date -u +%H:%M:%S)" "$*"; }
 
 install_apt_packages() {
-  local missing=()
-  command -v openssl >/dev/null || missing+=(openssl)
-  command -v curl >/dev/null || missing+=(curl)
-  command -v flock >/dev/null || missing+=(util-linux)
-  command -v go >/dev/null || missing+=(golang-go)
-  command -v nats-server >/dev/null || [ -x /usr/sbin/nats-server ] || missing+=(nats-server)
-  [ -x /usr/bin/prometheus ] || missing+=(prometheus)
-  [ -x /usr/bin/chromium ] || missing+=(chromium)
-  command -v mvn >/dev/null || missing+=(maven)
+  local missing
+  read -r -a missing <<<"$(missing_debian_packages)"
   if [ ${#missing[@]} -gt 0 ]; then
     log "apt-get install ${missing[*]}"
     local sudo=""
@@ -40,12 +33,7 @@ install_apt_packages() {
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
   fi
-  local gover
-  gover=$(go env GOVERSION 2>/dev/null || echo none)
-  case "$gover" in
-    go1.2[4-9]*|go1.[3-9]*) ;;
-    *) log "Go >= 1.24 is needed to build kube-apiserver $K8S_VERSION (found $gover)"; return 1 ;;
-  esac
+  go_is_new_enough || { log "Go >= 1.24 is needed to build kube-apiserver $K8S_VERSION (found $(go env GOVERSION 2>/dev/null || echo none))"; return 1; }
 }
 
 start_build() {

@@ -134,9 +134,11 @@ async function start(): Promise<ControlPlane> {
   // An existing cluster (hack/kind-e2e.sh): use it, start and stop nothing.
   const external = process.env.FAULTLINE_KUBECONFIG;
   if (external) return client(external);
-  const result = await run(join(HACK, 'start-control-plane.sh'), ['--holder', String(process.pid)], {
-    timeoutMs: controlPlaneStartTimeoutMs(),
-  });
+  const result = await withBuildProgress(() =>
+    run(join(HACK, 'start-control-plane.sh'), ['--holder', String(process.pid)], {
+      timeoutMs: controlPlaneStartTimeoutMs(),
+    }),
+  );
   if (result.code !== 0) {
     throw new Error(`hack/start-control-plane.sh exited ${result.code}:\n${result.stderr}\n${result.stdout}`);
   }
@@ -146,6 +148,24 @@ async function start(): Promise<ControlPlane> {
   if (!kubeconfig || !state) throw new Error(`unexpected output of hack/start-control-plane.sh:\n${result.stdout}`);
   holding = true;
   return client(kubeconfig);
+}
+
+/**
+ * When the binaries still have to be built (a run without `npm test`'s pretest), says so and prints
+ * a line every 30 s while hack/start-control-plane.sh builds them, so the suite never looks hung.
+ */
+async function withBuildProgress<T>(work: () => Promise<T>): Promise<T> {
+  if (existsSync(toolPath('kube-apiserver')) && existsSync(toolPath('etcd'))) return work();
+  const started = Date.now();
+  process.stderr.write('[control plane] building kube-apiserver and etcd from Go modules first (7-11 minutes cold on 2 cores; `bash hack/test-prepare.sh` does it ahead)\n');
+  const timer = setInterval(() => {
+    process.stderr.write(`[control plane] still building (${Math.round((Date.now() - started) / 1000)} s)\n`);
+  }, 30_000);
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 function client(kubeconfig: string): ControlPlane {

@@ -1,6 +1,7 @@
 /**
  * The dashboard's built files (dashboard/dist) on the dashboard port, without a key (runtime.md,
- * issue 9). GET/HEAD only; `/api` and everything under it is never touched, so the /api/v2 routes
+ * issue 9). GET/HEAD only; `/api` and everything under it (and /metrics, /health, /ready,
+ * /version) is never touched, so the /api/v2 routes
  * and their auth behind this middleware stay exactly as on the REST port. `/` and unknown paths
  * without a file extension answer index.html (single-page app); hashed files under /assets/ are
  * cached as immutable, everything else is revalidated. Text files are gzipped once and kept.
@@ -11,6 +12,7 @@ import { dirname, extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import type { Context, Middleware, Next } from 'koa';
+import { OPEN_ROUTES_AT_ROOT } from '../http/routes/misdirected-routes.js';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -58,9 +60,13 @@ export function defaultDashboardDir(): string {
   }
 }
 
-/** True for `/api` and every path below it: those belong to the REST routes, never to the files. */
+/**
+ * True for `/api` and every path below it: those belong to the REST routes, never to the files.
+ * So do /metrics, /health, /ready and /version: a Prometheus scrape of the dashboard port's
+ * /metrics gets the 404 naming /api/v2/metrics, not the page's HTML with a 200.
+ */
 export function isApiPath(path: string): boolean {
-  return path === '/api' || path.startsWith('/api/');
+  return path === '/api' || path.startsWith('/api/') || (OPEN_ROUTES_AT_ROOT as readonly string[]).includes(path);
 }
 
 /** Maps a request path to a file path inside `root`, or undefined when it would leave it. */

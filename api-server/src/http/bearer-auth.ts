@@ -25,6 +25,12 @@ export class BearerKey {
     return this.expected !== undefined;
   }
 
+  /** for /health and the dashboard's key form: a key is checked, any value works, or every call is 503 */
+  get mode(): 'required' | 'off' | 'unconfigured' {
+    if (this.expected !== undefined) return 'required';
+    return this.production ? 'unconfigured' : 'off';
+  }
+
   /** `header` is the Authorization value (HTTP header or gRPC metadata). */
   check(header: string | undefined): AuthVerdict {
     if (this.expected === undefined) return this.production ? 'no_key' : 'ok';

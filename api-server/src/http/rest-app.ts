@@ -1,7 +1,8 @@
 /**
  * The REST application under /api/v2 (REST port, and the dashboard port with the same routes and
  * auth). Open: /health, /version, /ready, /metrics. Everything else needs the bearer key and
- * answers 503 until the service is ready.
+ * answers 503 until the service is ready. `GET /metrics` and OTLP posted to `/v1/*` at the root get a
+ * 404 naming where they belong (routes/misdirected-routes.ts).
  */
 import { Router } from '@koa/router';
 import type Koa from 'koa';
@@ -15,6 +16,7 @@ import { registerEventRoutes } from './routes/event-routes.js';
 import { registerHistoryRoute } from './routes/history-routes.js';
 import { registerHealthRoutes } from './routes/health-routes.js';
 import { registerInsightRoutes } from './routes/insight-routes.js';
+import { misdirectedRouter } from './routes/misdirected-routes.js';
 import { registerRuptureRoutes } from './routes/rupture-routes.js';
 import type { ServiceContext } from './service-context.js';
 
@@ -51,6 +53,6 @@ export function createRestApp(svc: ServiceContext, options: RestAppOptions = {})
   registerEventRoutes(api, svc);
   registerHistoryRoute(api, svc);
 
-  mountRouters(app, [open, api]);
+  mountRouters(app, [open, api, misdirectedRouter(svc)]);
   return app;
 }

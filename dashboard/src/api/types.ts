@@ -25,7 +25,8 @@ export interface RuptureListItem {
   workload: WorkloadRef;
   fused_rupture_index: number;
   state: RuptureState;
-  health_score?: number;
+  /** null while no bucket was analysed (status pending_telemetry) */
+  health_score?: number | null;
   status?: WorkloadStatus;
   phase?: Phase;
   calibration_progress?: number;
@@ -53,7 +54,8 @@ export type Snapshot = {
   workload: WorkloadRef;
   host: string;
   fused_rupture_index: number;
-  health_score: number;
+  /** null while no bucket was analysed (status pending_telemetry) */
+  health_score: number | null;
   state: RuptureState;
   status: WorkloadStatus;
   phase?: Phase;

@@ -4,9 +4,9 @@ export function formatFusedR(r: number): string {
   return Number.isFinite(r) ? r.toFixed(2) : '–';
 }
 
-/** health_score 0..1 as a whole percentage */
-export function formatHealth(h: number | undefined): string {
-  if (h === undefined || !Number.isFinite(h)) return '–';
+/** health_score 0..1 as a whole percentage; null (nothing analysed yet) as a dash */
+export function formatHealth(h: number | null | undefined): string {
+  if (h === undefined || h === null || !Number.isFinite(h)) return '–';
   return `${Math.round(Math.min(1, Math.max(0, h)) * 100)}%`;
 }
 

@@ -25,8 +25,9 @@ const SPANS: { value: HistorySpan; text: string; ms: number }[] = [
   { value: '1y', text: '1 year (1 h means)', ms: 8760 * 3_600_000 },
 ];
 
+/** a health_score of null (no bucket analysed yet) becomes NaN, which formatSignal shows as a dash */
 function signalRows(s: Snapshot): { name: string; value: number; state: string }[] {
-  return SIGNAL_NAMES.map((name) => (name === 'health_score' ? { name, value: s.health_score, state: phaseOf(s).phase === 'Calibrating' ? 'calibrating' : s.state } : { name, ...s[name] }));
+  return SIGNAL_NAMES.map((name) => (name === 'health_score' ? { name, value: s.health_score ?? Number.NaN, state: phaseOf(s).phase === 'Calibrating' ? 'calibrating' : s.state } : { name, ...s[name] }));
 }
 
 export function WorkloadView(props: { client: ApiClient; ref_: WorkloadRef; onUnauthorized(): void }) {

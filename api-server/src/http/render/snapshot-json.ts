@@ -8,6 +8,15 @@ const r3 = (x: number): number => Math.round(x * 1000) / 1000;
 const r4 = (x: number): number => Math.round(x * 10000) / 10000;
 const iso = (ms: number): string => new Date(ms).toISOString();
 
+/**
+ * health_score on the wire: null while no bucket of the workload was analysed (status
+ * `pending_telemetry`), because the provisional 0 would read as "worst" on a 0..1 scale where 1 is
+ * healthy (README, "Decisions where the contract is silent").
+ */
+export function healthScoreJson(s: WorkloadSnapshot): number | null {
+  return s.status === 'pending_telemetry' ? null : r4(s.signals.health_score.value);
+}
+
 export function refOf(key: string): WorkloadRef {
   return parseWorkloadKey(key) ?? { namespace: 'default', kind: 'host', name: key };
 }
@@ -18,7 +27,7 @@ export function snapshotJson(s: WorkloadSnapshot): Record<string, unknown> {
     workload: refOf(s.key),
     host: legacyHostOf(s.key),
     fused_rupture_index: r3(s.fusedR),
-    health_score: r4(s.signals.health_score.value),
+    health_score: healthScoreJson(s),
     state: s.state,
     status: s.status,
     phase: s.phase,
@@ -58,7 +67,7 @@ export function listItemJson(s: WorkloadSnapshot): Record<string, unknown> {
     workload: refOf(s.key),
     fused_rupture_index: r3(s.fusedR),
     state: s.state,
-    health_score: r4(s.signals.health_score.value),
+    health_score: healthScoreJson(s),
     status: s.status,
     phase: s.phase,
     calibration_progress: Math.round(s.calibrationProgress),
@@ -69,7 +78,8 @@ export function listItemJson(s: WorkloadSnapshot): Record<string, unknown> {
 }
 
 export function kpiJson(s: WorkloadSnapshot, signal: SignalName, legacy: boolean): Record<string, unknown> {
-  const reading = { value: r4(s.signals[signal].value), state: s.signals[signal].state, timestamp: iso(s.timeMs) };
+  const value = signal === 'health_score' ? healthScoreJson(s) : r4(s.signals[signal].value);
+  const reading = { value, state: s.signals[signal].state, timestamp: iso(s.timeMs) };
   return legacy ? { signal, host: legacyHostOf(s.key), ...reading } : { signal, workload: refOf(s.key), ...reading };
 }
 

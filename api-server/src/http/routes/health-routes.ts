@@ -11,6 +11,8 @@ export function registerHealthRoutes(router: Router, svc: ServiceContext): void 
       uptime_seconds: Math.floor((Date.now() - svc.startedAtMs) / 1000),
       version: svc.version,
       edition: svc.settings.edition,
+      // required: a bearer key is checked; off: no key configured (development), any value works
+      authentication: svc.auth.mode,
       emergency_stop: svc.actions.emergencyStopSinceMs !== null,
       workloads: svc.core.workloadKeys().length,
       ingest_queue: svc.pipeline.waiting,

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { ExplainRecord } from '../../analysis/contract.js';
 import { workloadKeyFromHost } from '../../analysis/workload-key.js';
 import { SIMULATION_PATTERNS } from '../../simulation/patterns.js';
-import { badRequest, fromZod, notFound } from '../errors.js';
+import { HttpError, badRequest, fromZod, notFound } from '../errors.js';
 import { horizonParam } from '../query.js';
 import { explainFormulaJson, explainNarrativeJson, explainPipelineJson, explainTraceJson } from '../render/explain-json.js';
 import { forecastJson } from '../render/snapshot-json.js';
@@ -42,7 +42,11 @@ export function registerInsightRoutes(router: Router, svc: ServiceContext): void
     const view = rest.length > 1 && (VIEWS as readonly string[]).includes(last) ? (rest.pop() as (typeof VIEWS)[number]) : undefined;
     const id = rest.join('/');
     const record = await findRecord(id);
-    if (record === undefined) throw notFound(`rupture ${id} not found`);
+    if (record === undefined) {
+      throw new HttpError(404, 'not_found', `rupture ${id} not found`, undefined, {
+        hint: 'an explain record exists once the workload leaves the normal band (a rupture id, or the workload key for its latest rupture); after POST /sim/inject that takes about a minute',
+      });
+    }
     ctx.body =
       view === 'formula'
         ? explainFormulaJson(record)

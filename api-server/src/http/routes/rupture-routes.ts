@@ -6,6 +6,7 @@ import { notFound } from '../errors.js';
 import { limitParam, sinceParam } from '../query.js';
 import { anomalyJson, kpiJson, listItemJson, snapshotJson } from '../render/snapshot-json.js';
 import type { ServiceContext } from '../service-context.js';
+import { unknownWorkload } from '../unknown-workload.js';
 import { resolveWorkload } from '../workload-lookup.js';
 
 const ANOMALY_DEFAULT_WINDOW_MS = 15 * 60_000;
@@ -25,7 +26,7 @@ export function registerRuptureRoutes(router: Router, svc: ServiceContext): void
     const segments = segmentsOf(ctx.params);
     const key = resolveWorkload(svc.reads, segments);
     const snapshot = key === undefined ? undefined : svc.reads.snapshot(key);
-    if (snapshot === undefined) throw notFound(segments.length === 1 ? `no data for host: ${segments[0]}` : `unknown workload: ${segments.join('/')}`);
+    if (snapshot === undefined) throw unknownWorkload(segments.length === 1 ? `no data for host: ${segments[0]}` : `unknown workload: ${segments.join('/')}`, segments, svc.injector.list());
     ctx.body = snapshotJson(snapshot);
   };
   router.get('/rupture/:a', rupture);
@@ -38,7 +39,7 @@ export function registerRuptureRoutes(router: Router, svc: ServiceContext): void
     const segments = segmentsOf(ctx.params);
     const key = resolveWorkload(svc.reads, segments);
     const snapshot = key === undefined ? undefined : svc.reads.snapshot(key);
-    if (snapshot === undefined) throw notFound(`unknown workload: ${segments.join('/')}`);
+    if (snapshot === undefined) throw unknownWorkload(`unknown workload: ${segments.join('/')}`, segments, svc.injector.list());
     ctx.body = kpiJson(snapshot, signal as SignalName, segments.length === 1);
   };
   router.get('/kpi/:signal/:a', kpi);
@@ -52,7 +53,7 @@ export function registerRuptureRoutes(router: Router, svc: ServiceContext): void
     let filter;
     if (segments.length > 0) {
       const key = resolveWorkload(svc.reads, segments);
-      if (key === undefined) throw notFound(`unknown workload: ${segments.join('/')}`);
+      if (key === undefined) throw unknownWorkload(`unknown workload: ${segments.join('/')}`, segments, svc.injector.list());
       filter = (a: { workload: string }) => a.workload === key;
     }
     if (since > svc.now()) {
