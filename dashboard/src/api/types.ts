@@ -25,8 +25,8 @@ export interface RuptureListItem {
   workload: WorkloadRef;
   fused_rupture_index: number;
   state: RuptureState;
-  /** null while no bucket was analysed (status pending_telemetry) */
-  health_score?: number | null;
+  /** 1 while no bucket was analysed (status pending_telemetry) */
+  health_score?: number;
   status?: WorkloadStatus;
   phase?: Phase;
   calibration_progress?: number;
@@ -54,8 +54,8 @@ export type Snapshot = {
   workload: WorkloadRef;
   host: string;
   fused_rupture_index: number;
-  /** null while no bucket was analysed (status pending_telemetry) */
-  health_score: number | null;
+  /** 1 while no bucket was analysed (status pending_telemetry) */
+  health_score: number;
   state: RuptureState;
   status: WorkloadStatus;
   phase?: Phase;

@@ -4,10 +4,15 @@ export function formatFusedR(r: number): string {
   return Number.isFinite(r) ? r.toFixed(2) : '–';
 }
 
-/** health_score 0..1 as a whole percentage; null (nothing analysed yet) as a dash */
+/** health_score 0..1 as a whole percentage; a dash when there is none */
 export function formatHealth(h: number | null | undefined): string {
   if (h === undefined || h === null || !Number.isFinite(h)) return '–';
   return `${Math.round(Math.min(1, Math.max(0, h)) * 100)}%`;
+}
+
+/** a workload's health_score, a dash while nothing was analysed (status pending_telemetry) */
+export function formatWorkloadHealth(w: { health_score?: number | null; status?: string }): string {
+  return w.status === 'pending_telemetry' ? '–' : formatHealth(w.health_score);
 }
 
 export function formatSignal(v: number): string {

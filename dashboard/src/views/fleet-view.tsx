@@ -5,7 +5,7 @@ import { BandBadge } from '../components/band-badge.js';
 import { ErrorNotice } from '../components/notice.js';
 import { Sparkline } from '../components/sparkline.js';
 import { BAND_STYLES, bandOfFusedR, bandOfState, bandRank } from '../model/bands.js';
-import { formatFusedR, formatHealth, formatMinutes, formatRelative } from '../model/format.js';
+import { formatFusedR, formatMinutes, formatRelative, formatWorkloadHealth } from '../model/format.js';
 import { phaseOf } from '../model/phase.js';
 import { hrefOf, keyOf } from '../model/routes.js';
 import type { Fleet } from './use-fleet.js';
@@ -104,7 +104,7 @@ export function FleetView(props: { fleet: Fleet }) {
                 </div>
                 <div>
                   <dt>Health</dt>
-                  <dd>{formatHealth(item.health_score)}</dd>
+                  <dd>{formatWorkloadHealth(item)}</dd>
                 </div>
                 <div class="wide">
                   <dt>Phase</dt>

@@ -12,7 +12,7 @@ import { BreakdownTable } from '../components/breakdown-table.js';
 import type { TimelineMark } from '../components/history-chart.js';
 import { HistoryChart } from '../components/history-chart.js';
 import { ErrorNotice } from '../components/notice.js';
-import { formatFusedR, formatHealth, formatMinutes, formatPercent, formatSeconds, formatSignal, formatTimestamp } from '../model/format.js';
+import { formatFusedR, formatHealth, formatWorkloadHealth, formatMinutes, formatPercent, formatSeconds, formatSignal, formatTimestamp } from '../model/format.js';
 import { phaseOf } from '../model/phase.js';
 import { hrefOf, keyOf } from '../model/routes.js';
 import { useLoader } from './use-loader.js';
@@ -25,9 +25,9 @@ const SPANS: { value: HistorySpan; text: string; ms: number }[] = [
   { value: '1y', text: '1 year (1 h means)', ms: 8760 * 3_600_000 },
 ];
 
-/** a health_score of null (no bucket analysed yet) becomes NaN, which formatSignal shows as a dash */
+/** health_score while no bucket was analysed (status pending_telemetry) becomes NaN, which formatSignal shows as a dash */
 function signalRows(s: Snapshot): { name: string; value: number; state: string }[] {
-  return SIGNAL_NAMES.map((name) => (name === 'health_score' ? { name, value: s.health_score ?? Number.NaN, state: phaseOf(s).phase === 'Calibrating' ? 'calibrating' : s.state } : { name, ...s[name] }));
+  return SIGNAL_NAMES.map((name) => (name === 'health_score' ? { name, value: s.status === 'pending_telemetry' ? Number.NaN : s.health_score, state: phaseOf(s).phase === 'Calibrating' ? 'calibrating' : s.state } : { name, ...s[name] }));
 }
 
 export function WorkloadView(props: { client: ApiClient; ref_: WorkloadRef; onUnauthorized(): void }) {
@@ -75,7 +75,7 @@ export function WorkloadView(props: { client: ApiClient; ref_: WorkloadRef; onUn
           </div>
           <div>
             <dt>Health</dt>
-            <dd>{formatHealth(s.health_score)}</dd>
+            <dd>{formatWorkloadHealth(s)}</dd>
           </div>
           <div>
             <dt>Phase</dt>

@@ -74,15 +74,15 @@ describe('first-hour hints (issue 35)', function () {
     expect((kpi.body as { hint: string }).hint).to.contain('15-45 s');
   });
 
-  it('a workload known but not yet analysed: health_score null (not 0, which reads as worst), status pending_telemetry', async () => {
+  it('a workload known but not yet analysed: health_score 1 (a number, as the contract types it; not 0, which reads as worst), status pending_telemetry', async () => {
     expect((await svc.post('/v1/metrics', otlpPoint('hints', 'pending', Date.now()), svc.otlp)).status).to.equal(200);
     const list = await eventuallyListed(svc, 'hints/Deployment/pending');
-    expect(list).to.include({ health_score: null, status: 'pending_telemetry' });
+    expect(list).to.include({ health_score: 1, status: 'pending_telemetry' });
     const snapshot = await svc.get('/rupture/hints/Deployment/pending');
     expect(snapshot.status).to.equal(200);
-    expect(snapshot.body).to.include({ health_score: null, status: 'pending_telemetry' });
+    expect(snapshot.body).to.include({ health_score: 1, status: 'pending_telemetry' });
     const kpi = await svc.get('/kpi/health_score/hints/pending');
-    expect(kpi.body).to.include({ signal: 'health_score', value: null });
+    expect(kpi.body).to.include({ signal: 'health_score', value: 1 });
     // the other signals keep their numbers: 0 stress reads as calm
     expect((await svc.get('/kpi/stress/hints/pending')).body).to.include({ value: 0 });
   });

@@ -9,12 +9,14 @@ const r4 = (x: number): number => Math.round(x * 10000) / 10000;
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 /**
- * health_score on the wire: null while no bucket of the workload was analysed (status
- * `pending_telemetry`), because the provisional 0 would read as "worst" on a 0..1 scale where 1 is
- * healthy (README, "Decisions where the contract is silent").
+ * health_score on the wire. The contract types it as a number, so it stays one; while no bucket of
+ * the workload was analysed (status `pending_telemetry`) it is 1, the additive-penalty model with
+ * no penalty observed yet, never the provisional 0 that would read as "worst" on a 0..1 scale where
+ * 1 is healthy. `status` says that nothing was analysed; the dashboard shows a dash then
+ * (docs/decisions.md).
  */
-export function healthScoreJson(s: WorkloadSnapshot): number | null {
-  return s.status === 'pending_telemetry' ? null : r4(s.signals.health_score.value);
+export function healthScoreJson(s: WorkloadSnapshot): number {
+  return s.status === 'pending_telemetry' ? 1 : r4(s.signals.health_score.value);
 }
 
 export function refOf(key: string): WorkloadRef {
