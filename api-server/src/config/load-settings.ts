@@ -36,6 +36,8 @@ const SIMPLE: [string, string, keyof Settings][] = [
   ['log-level', 'SVC_LOG_LEVEL', 'logLevel'],
   ['config', 'SVC_CONFIG', 'configFile'],
   ['jit-budget', 'SVC_JIT_BUDGET', 'jitBudget'],
+  ['memory-high-water', 'SVC_MEMORY_HIGH_WATER', 'memoryHighWater'],
+  ['memory-limit-bytes', 'SVC_MEMORY_LIMIT_BYTES', 'memoryLimitBytes'],
 ];
 
 const DEFAULTS = {
@@ -51,6 +53,7 @@ const DEFAULTS = {
   tickSeconds: 15,
   logLevel: 'info',
   jitBudget: 'raised',
+  memoryHighWater: 0.85,
 };
 
 export function loadSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
