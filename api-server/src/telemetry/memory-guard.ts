@@ -66,9 +66,10 @@ export class MemoryGuard {
   }
 
   status(): MemoryGuardStatus {
-    const refusing = this.refusingNewWorkloads();
+    const rss = this.rssBytes();
+    const refusing = this.markBytes !== undefined && rss > this.markBytes;
     return {
-      rss_bytes: this.lastRss,
+      rss_bytes: rss,
       limit_bytes: this.options.limit.bytes ?? null,
       limit_source: this.options.limit.source,
       high_water: this.options.highWater,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { cgroupMemoryLimit, parseCgroupLimit, resolveMemoryLimit } from '../../../api-server/src/telemetry/memory-limit.js';
 import { MemoryGuard } from '../../../api-server/src/telemetry/memory-guard.js';
+import { SettingsError, loadSettings } from '../../../api-server/src/config/load-settings.js';
 
 describe('memory limit and high-water guard', () => {
   it('reads a cgroup limit: bytes, and "max" or the v1 page-rounded 2^63-1 as none', () => {
@@ -47,6 +48,17 @@ describe('memory limit and high-water guard', () => {
     expect(guard.status()).to.deep.include({ rss_bytes: 900, limit_bytes: 1000, high_water_bytes: 850, refusing_new_workloads: true, workloads_refused: 3 });
     const unlimited = new MemoryGuard({ limit: { bytes: undefined, source: 'none' }, highWater: 0.85, rss: () => 1e12, clock: () => 0 });
     expect(unlimited.refusingNewWorkloads()).to.equal(false);
-    expect(unlimited.status().high_water_bytes).to.equal(null);
+    expect(unlimited.status()).to.deep.include({ rss_bytes: 1e12, high_water_bytes: null, refusing_new_workloads: false });
+  });
+
+  it('settings: high water 0.85 unless told, a limit only when told; out-of-range values refused, naming the variable', () => {
+    const d = loadSettings([], {});
+    expect(d.memoryHighWater).to.equal(0.85);
+    expect(d.memoryLimitBytes).to.equal(undefined);
+    const told = loadSettings(['--memory-high-water', '0.5'], { SVC_MEMORY_LIMIT_BYTES: '1073741824' });
+    expect([told.memoryHighWater, told.memoryLimitBytes]).to.deep.equal([0.5, 1_073_741_824]);
+    expect(() => loadSettings([], { SVC_MEMORY_HIGH_WATER: '1.5' })).to.throw(SettingsError, 'SVC_MEMORY_HIGH_WATER="1.5"');
+    expect(() => loadSettings([], { SVC_MEMORY_HIGH_WATER: '0' })).to.throw(SettingsError, 'must be > 0 and <= 1');
+    expect(() => loadSettings([], { SVC_MEMORY_LIMIT_BYTES: '-1' })).to.throw(SettingsError, 'SVC_MEMORY_LIMIT_BYTES="-1"');
   });
 });
