@@ -9,6 +9,7 @@
  *
  * usage: npm run bench:memory -- [--workloads 1000,5000] [--steps 400] [--heap-snapshot DIR]
  *        [--node-flags='...' instead of npm start's] [--no-start-env: without npm start's environment]
+ *        [--project DIR: a built checkout other than this one]
  * Needs a built project (the script builds it), Debian's prometheus on PATH.
  */
 import { mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
@@ -19,11 +20,12 @@ import { remoteWriteBody } from './memory/remote-write-body.js';
 import { brkHeapMb, getJson, post, rssMb, startCommand, startPair } from './memory/processes.js';
 
 const { values } = parseArgs({
-  options: { workloads: { type: 'string', default: '1000,5000' }, steps: { type: 'string', default: '400' }, 'heap-snapshot': { type: 'string' }, 'node-flags': { type: 'string' }, 'no-start-env': { type: 'boolean' } },
+  options: { workloads: { type: 'string', default: '1000,5000' }, steps: { type: 'string', default: '400' }, 'heap-snapshot': { type: 'string' }, 'node-flags': { type: 'string' }, 'no-start-env': { type: 'boolean' }, project: { type: 'string' } },
 });
 const sizes = values.workloads.split(',').map(Number);
 const steps = Number(values.steps);
-const project = resolve(import.meta.dirname, '..');
+// --project DIR: another checkout's build (e.g. the commit before a change), with its own npm start
+const project = resolve(values.project ?? resolve(import.meta.dirname, '..'));
 const snapshotDir = values['heap-snapshot'] === undefined ? undefined : resolve(values['heap-snapshot']);
 // --node-flags=... replaces npm start's node flags (to compare settings); its environment assignments stay unless --no-start-env
 const start = startCommand(join(project, 'package.json'));
