@@ -32,4 +32,6 @@ RUN mkdir -p /var/lib/faultline /etc/faultline && chown 65532:65532 /var/lib/fau
 USER 65532:65532
 EXPOSE 8080 8081 8082 4317 4318 8125/udp 9090
 VOLUME ["/var/lib/faultline"]
-CMD ["node", "--max-semi-space-size=128", "dist/api-server/src/main.js"]
+# glibc: buffers over 128 KB are mmapped and given back when freed (docs/memory.md)
+ENV MALLOC_MMAP_THRESHOLD_=131072
+CMD ["node", "--max-semi-space-size=64", "dist/api-server/src/main.js"]

@@ -10,7 +10,7 @@
  * series' windows full, BENCH_ANALYSIS_STEADY_SIZES (default 1k, 10k; 300 warm steps, or
  * BENCH_ANALYSIS_STEADY_WARM_STEPS: 600 fills every window). The 100k run needs a heap above
  * node's default, which `npm run bench` sets (--max-old-space-size=12288); it also gives the young
- * generation the service's size (--max-semi-space-size=128, as `npm start`, the image and the
+ * generation the service's size (--max-semi-space-size=64, as `npm start`, the image and the
  * manifests do; the row "young generation" says which one a run had).
  *
  * Run: `node --import tsx bench/analysis-tick.ts` (or through `npm run bench`). GC: uses

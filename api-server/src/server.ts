@@ -49,6 +49,10 @@ import { GrpcIngestServer } from './grpc/grpc-ingest-server.js';
 import { LevelActionStore } from './storage/action-store.js';
 import { AnalysisStore } from './storage/analysis-store.js';
 import { SelfMetrics } from './telemetry/self-metrics.js';
+import { MemoryGuard } from './telemetry/memory-guard.js';
+import { resolveMemoryLimit } from './telemetry/memory-limit.js';
+import { AdmissionSink } from './pipeline/admission-sink.js';
+import { performance } from 'node:perf_hooks';
 import { SettingsError } from './config/load-settings.js';
 import { VERSION } from './version.js';
 import { newHexId } from './random-ids.js';
@@ -173,7 +177,35 @@ export async function startServer(settings: Settings, options: StartOptions = {}
       { engine: actions, repository: clusterActions },
     );
   }
-  const ingest: IngestSink = cluster?.ingest ?? new LocalIngestSink(pipeline);
+  const memoryGuard = new MemoryGuard({
+    limit: resolveMemoryLimit(settings.memoryLimitBytes),
+    highWater: settings.memoryHighWater,
+    rss: () => process.memoryUsage.rss(),
+    clock: () => performance.now(),
+  });
+  const guardStatus = memoryGuard.status();
+  logger.info({ memory_limit_bytes: guardStatus.limit_bytes, limit_source: guardStatus.limit_source, high_water_bytes: guardStatus.high_water_bytes }, guardStatus.limit_bytes === null ? 'no memory limit known: the high-water guard is off' : 'memory high-water guard armed');
+  let refusalLoggedAt = Number.NEGATIVE_INFINITY;
+  let refusalsUnlogged = 0;
+  // standalone only: a cluster replica's ingest goes to Kafka, and the workload's owner may be another replica
+  const ingest: IngestSink =
+    cluster?.ingest ??
+    new AdmissionSink(new LocalIngestSink(pipeline), memoryGuard, {
+      known: (workload) => core.hasWorkload(workload),
+      refused: ({ workloads, records }) => {
+        memoryGuard.countRefused(workloads.length);
+        metrics.workloadsRefusedCount(workloads.length);
+        metrics.droppedRecords('memory_high_water', records);
+        refusalsUnlogged += workloads.length;
+        const at = performance.now();
+        // one line per 10 s at most, however many requests are refused
+        if (at - refusalLoggedAt >= 10_000) {
+          logger.warn({ refused_workloads: refusalsUnlogged, example: workloads[0], records, memory: memoryGuard.status() }, `new workloads refused: ${memoryGuard.reason()}`);
+          refusalLoggedAt = at;
+          refusalsUnlogged = 0;
+        }
+      },
+    });
   const injector = new SimulationInjector(
     {
       enqueue: (batch) => {
@@ -215,6 +247,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     emergencyStop: (on, nowMs) => actions.setEmergencyStop(on, nowMs),
     injector,
     metrics,
+    memoryGuard,
     onClose: (fn) => closers.push(fn),
     ...(cluster === undefined ? {} : { clusterStatus: () => (cluster as ClusterNode).status() }),
     ports: { rest: 0, otlp: 0, otlpHttp: 0, dashboard: 0, statsd: 0, grpc: 0 },

@@ -236,6 +236,11 @@ export class AnalysisCoreImpl implements AnalysisCore {
     return w.snapshotOrNull ?? w.provisionalSnapshot(this.calibrationSteps, w.firstSeenMs);
   }
 
+  /** true when this core analyses the workload (a Map lookup, for the ingest guard) */
+  hasWorkload(key: string): boolean {
+    return this.workloads.has(key);
+  }
+
   workloadKeys(): string[] {
     return [...this.workloads.keys()];
   }

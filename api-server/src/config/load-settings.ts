@@ -37,6 +37,8 @@ const SIMPLE: [string, string, keyof Settings][] = [
   ['log-level', 'SVC_LOG_LEVEL', 'logLevel'],
   ['config', 'SVC_CONFIG', 'configFile'],
   ['jit-budget', 'SVC_JIT_BUDGET', 'jitBudget'],
+  ['memory-high-water', 'SVC_MEMORY_HIGH_WATER', 'memoryHighWater'],
+  ['memory-limit-bytes', 'SVC_MEMORY_LIMIT_BYTES', 'memoryLimitBytes'],
 ];
 
 const DEFAULTS = {
@@ -53,6 +55,7 @@ const DEFAULTS = {
   tickSeconds: 15,
   logLevel: 'info',
   jitBudget: 'raised',
+  memoryHighWater: 0.85,
 };
 
 export function loadSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {

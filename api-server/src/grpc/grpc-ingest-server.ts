@@ -23,7 +23,7 @@ export const GRPC_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 export interface GrpcIngestPorts {
   auth: BearerKey;
   tryTake(): boolean;
-  /** the ingest sink: accepted, busy (RESOURCE_EXHAUSTED) or unavailable (UNAVAILABLE) */
+  /** the ingest sink: accepted, busy or memory_high_water (RESOURCE_EXHAUSTED), unavailable (UNAVAILABLE) */
   accept(batch: DecodedBatch): Promise<IngestOutcome>;
   dropped(reason: string, n: number): void;
 }
@@ -142,6 +142,7 @@ export class GrpcIngestServer {
     const outcome = await this.ports.accept(batch);
     if (outcome === 'busy') throw new IngestRefusal(grpc.status.RESOURCE_EXHAUSTED, 'ingest queue is full; retry shortly');
     if (outcome === 'unavailable') throw new IngestRefusal(grpc.status.UNAVAILABLE, 'the cluster telemetry topic is not reachable; retry shortly');
+    if (outcome === 'memory_high_water') throw new IngestRefusal(grpc.status.RESOURCE_EXHAUSTED, 'memory above its high-water mark: new workloads are refused; the records of workloads already analysed were accepted');
   }
 
   private unary(decode: (request: unknown) => DecodedBatch): UnaryHandler {

@@ -46,6 +46,8 @@ export const rateLimited = (): HttpError =>
   new HttpError(429, 'rate_limited', 'ingest rate limit exceeded', undefined, {}, { 'Retry-After': '1' });
 export const queueFull = (): HttpError =>
   new HttpError(429, 'queue_full', 'ingest queue is full; retry shortly', undefined, {}, { 'Retry-After': '1' });
+export const memoryHighWater = (reason: string): HttpError =>
+  new HttpError(429, 'memory_high_water', `new workloads are refused: ${reason}; the records of workloads already analysed were accepted`, undefined, {}, { 'Retry-After': '60' });
 export const ingestUnavailable = (): HttpError =>
   new HttpError(503, 'ingest_unavailable', 'the cluster telemetry topic is not reachable; nothing of this request was stored; retry shortly', undefined, {}, { 'Retry-After': '1' });
 export const controlUnavailable = (message: string): HttpError => new HttpError(503, 'control_unavailable', message, undefined, {}, { 'Retry-After': '1' });

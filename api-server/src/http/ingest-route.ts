@@ -1,12 +1,13 @@
 /**
  * The one HTTP ingest route mechanism every decoder plugs into (api.md §1.4): auth → token bucket
  * (429) → media type and encoding (415) → body limit (413) → decode (400) → the ingest sink (429
- * when full, 503 when the cluster topic is unreachable) → the decoder's reply.
+ * when full or, for new workloads, above the memory high-water mark; 503 when the cluster topic is
+ * unreachable) → the decoder's reply.
  */
 import type { Context } from 'koa';
 import type { HttpIngestDecoder } from '../ingest/decoder.js';
 import { DecodeError } from '../ingest/records.js';
-import { HttpError, ingestUnavailable, queueFull, rateLimited, unsupportedMedia } from './errors.js';
+import { HttpError, ingestUnavailable, memoryHighWater, queueFull, rateLimited, unsupportedMedia } from './errors.js';
 import { FUTURE_TOLERANCE_MS, RAW_RETENTION_MS } from '../pipeline/ingest-pipeline.js';
 import { INGEST_BODY_LIMIT, mediaType, mediaTypeParams, readBody } from './request-body.js';
 import type { ServiceContext } from './service-context.js';
@@ -38,6 +39,7 @@ export function ingestHandler(svc: ServiceContext, decoder: HttpIngestDecoder) {
     const outcome = await svc.ingest.accept(result.batch);
     if (outcome === 'busy') throw queueFull();
     if (outcome === 'unavailable') throw ingestUnavailable();
+    if (outcome === 'memory_high_water') throw memoryHighWater(svc.memoryGuard.reason());
     for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
     ctx.status = result.status ?? 200;
     if (result.responseBody !== undefined && ctx.status !== 204) ctx.body = result.responseBody;

@@ -12,6 +12,7 @@ import type { TokenBucket } from '../pipeline/token-bucket.js';
 import type { SimulationInjector } from '../simulation/injector.js';
 import type { AnalysisStore } from '../storage/analysis-store.js';
 import type { SelfMetrics } from '../telemetry/self-metrics.js';
+import type { MemoryGuard } from '../telemetry/memory-guard.js';
 import type { BearerKey } from './bearer-auth.js';
 import type { WorkloadReads } from './workload-reads.js';
 import type { ClusterStatus } from '../cluster/cluster-node.js';
@@ -47,6 +48,8 @@ export interface ServiceContext {
   emergencyStop: (on: boolean, nowMs: number) => Promise<number | null>;
   injector: SimulationInjector;
   metrics: SelfMetrics;
+  /** the high-water guard: resident memory against the limit (docs/memory.md) */
+  memoryGuard: MemoryGuard;
   /** cluster mode only: this replica's partitions and the workloads it analyses */
   clusterStatus?: () => ClusterStatus;
   /** registers cleanup for shutdown (open SSE streams) */

@@ -3,12 +3,14 @@
  * (synchronous, refuses when its queue is full). Cluster mode: the Kafka telemetry topic
  * (answers once Kafka acknowledged). Every transport (HTTP routes, gRPC, StatsD, the simulation
  * injector) hands its batches to one sink and answers its client from the outcome:
- * `accepted` → 2xx / OK; `busy` → 429 / RESOURCE_EXHAUSTED; `unavailable` → 503 / UNAVAILABLE.
+ * `accepted` → 2xx / OK; `busy` → 429 / RESOURCE_EXHAUSTED; `unavailable` → 503 / UNAVAILABLE;
+ * `memory_high_water` (admission-sink.ts: the known workloads' records were taken, the new ones'
+ * refused) → 429 / RESOURCE_EXHAUSTED.
  */
 import type { DecodedBatch } from '../ingest/records.js';
 import type { IngestPipeline } from './ingest-pipeline.js';
 
-export type IngestOutcome = 'accepted' | 'busy' | 'unavailable';
+export type IngestOutcome = 'accepted' | 'busy' | 'unavailable' | 'memory_high_water';
 
 export interface IngestSink {
   accept(batch: DecodedBatch): Promise<IngestOutcome>;

@@ -45,7 +45,7 @@ export class StatsdListener {
     if (badLines > 0) this.ports.dropped('statsd_bad_line', badLines);
     if (metrics.length === 0) return;
     void this.ports.accept({ metrics, logs: [], spans: [], rejected: 0 }).then((outcome) => {
-      if (outcome !== 'accepted') this.ports.dropped(outcome === 'busy' ? 'queue_full' : 'unavailable', metrics.length);
+      if (outcome === 'busy' || outcome === 'unavailable') this.ports.dropped(outcome === 'busy' ? 'queue_full' : 'unavailable', metrics.length);
     });
   }
 }

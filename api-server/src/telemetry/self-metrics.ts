@@ -2,8 +2,9 @@
  * Prometheus self-metrics (interface "Self-metric series", exact names and labels) plus the
  * process metrics of prom-client and the series this service adds:
  * `rpt_ingest_dropped_total{reason}` (records refused: too_old, in_future, invalid, queue_full,
- * rate_limited, unparsable; samples the analysis refused: late, overflow),
- * `rpt_ingest_queue_records` (records waiting for the analyzer), and
+ * rate_limited, unparsable, memory_high_water; samples the analysis refused: late, overflow),
+ * `rpt_ingest_queue_records` (records waiting for the analyzer), `rpt_workloads_refused_total`
+ * (new workloads refused above the memory high-water mark, telemetry/memory-guard.ts), and
  * per outbound channel (`bus:nats`, `bus:kafka`, `sink:webhook:<name>`, `sink:alertmanager`,
  * `sink:pagerduty`): `rpt_outbound_backlog{channel}`, `rpt_outbound_delivered_total{channel}`,
  * `rpt_outbound_failures_total{channel}`, `rpt_outbound_dropped_total{channel,reason}` (reason
@@ -27,6 +28,7 @@ export class SelfMetrics {
   private readonly replayed: Counter;
   private readonly dropped: Counter;
   private readonly queue: Gauge;
+  private readonly workloadsRefused: Counter;
   private readonly startedAt = Date.now();
   private readonly outboundDelivered: Counter;
   private readonly outboundFailures: Counter;
@@ -46,6 +48,7 @@ export class SelfMetrics {
     this.ingested = new Counter({ name: 'rpt_ingest_samples_total', help: 'accepted metric points, log records and spans', labelNames: ['source'], registers: r });
     this.replayed = new Counter({ name: 'rpt_cluster_replayed_samples_total', help: 'cluster mode: samples read again from the telemetry topic after a partition moved (not in rpt_ingest_samples_total)', labelNames: ['source'], registers: r });
     this.dropped = new Counter({ name: 'rpt_ingest_dropped_total', help: 'ingest records or requests refused, by reason', labelNames: ['reason'], registers: r });
+    this.workloadsRefused = new Counter({ name: 'rpt_workloads_refused_total', help: 'new workloads refused above the memory high-water mark (one per workload per refused request)', registers: r });
     this.queue = new Gauge({ name: 'rpt_ingest_queue_records', help: 'records waiting for the analyzer', registers: r });
     new Gauge({ name: 'rpt_memory_bytes', help: 'resident set size of the process', registers: r, collect() { this.set(process.memoryUsage().rss); } });
     const startedAt = this.startedAt;
@@ -95,6 +98,10 @@ export class SelfMetrics {
 
   droppedRecords(reason: string, n: number): void {
     this.dropped.inc({ reason }, n);
+  }
+
+  workloadsRefusedCount(n: number): void {
+    this.workloadsRefused.inc(n);
   }
 
   queueSize(n: number): void {

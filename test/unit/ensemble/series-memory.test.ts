@@ -8,8 +8,8 @@ import { allocateNovelty, releaseNovelty } from '../../../api-server/src/analysi
 const LAST_STAGE = STAGES.length - 1;
 
 describe('series memory (one Float64Array per series, grown by stages)', () => {
-  it('stages grow 16, 32, 64, 128, 256, 300 points; no region overlaps another', () => {
-    expect(STAGES.map((s) => s.room)).to.deep.equal([16, 32, 64, 128, 256, 300]);
+  it('stages grow 16, then 300 points; no region overlaps another', () => {
+    expect(STAGES.map((s) => s.room)).to.deep.equal([16, 300]);
     for (const stage of STAGES) {
       let end = 0;
       for (const [start, length] of stage.regions) {
@@ -19,7 +19,8 @@ describe('series memory (one Float64Array per series, grown by stages)', () => {
       expect(end).to.equal(stage.size);
       expect(stage.residuals).to.be.at.most(stage.size);
     }
-    expect(layoutOf(newSeriesMemory(3)).room).to.equal(128);
+    expect(layoutOf(newSeriesMemory(1)).room).to.equal(300);
+    expect(STAGES.map((s) => s.size * 8)).to.deep.equal([2784, 25536]);
   });
 
   it('a series that grows through every stage behaves exactly as one that started with all the room (property)', () => {

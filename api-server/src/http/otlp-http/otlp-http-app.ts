@@ -13,7 +13,7 @@ import { decodeOtlpExport } from '../../ingest/otlp-proto/otlp-export-decoder.js
 import type { OtlpSignal } from '../../ingest/otlp-proto/otlp-proto-messages.js';
 import { DecodeError } from '../../ingest/records.js';
 import { quietClientAborts, type ErrorLogger } from '../error-middleware.js';
-import { HttpError, ingestUnavailable, noKeyConfigured, notFound, queueFull, rateLimited, unauthorized, unsupportedMedia } from '../errors.js';
+import { HttpError, ingestUnavailable, memoryHighWater, noKeyConfigured, notFound, queueFull, rateLimited, unauthorized, unsupportedMedia } from '../errors.js';
 import { INGEST_BODY_LIMIT, mediaType, readBody } from '../request-body.js';
 import type { ServiceContext } from '../service-context.js';
 import { gunzipBounded } from './gunzip-body.js';
@@ -72,6 +72,7 @@ function exportHandler(svc: ServiceContext, signal: OtlpSignal) {
     const outcome = await svc.ingest.accept(batch);
     if (outcome === 'busy') throw queueFull();
     if (outcome === 'unavailable') throw ingestUnavailable();
+    if (outcome === 'memory_high_water') throw memoryHighWater(svc.memoryGuard.reason());
     answerExport(ctx, signal, encoding, partialSuccess(signal, batch.rejected, outsideWindow));
   };
 }

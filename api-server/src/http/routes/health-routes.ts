@@ -16,6 +16,8 @@ export function registerHealthRoutes(router: Router, svc: ServiceContext): void 
       emergency_stop: svc.actions.emergencyStopSinceMs !== null,
       workloads: svc.core.workloadKeys().length,
       ingest_queue: svc.pipeline.waiting,
+      // resident memory against the limit; new workloads are refused above the mark (docs/memory.md)
+      memory: svc.memoryGuard.status(),
       // the message bus and the sinks: connected, backlog (stored, not yet delivered), failures
       outbound: svc.publisher.status(),
       // cluster mode: this replica, its partitions and the workloads it analyses; absent standalone

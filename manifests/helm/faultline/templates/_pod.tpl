@@ -39,7 +39,10 @@ spec:
         - {name: SVC_CONFIG, value: /etc/faultline/config.yaml}
         - {name: SVC_DATA_DIR, value: /var/lib/faultline}
         - {name: NODE_ENV, value: production}
-        - {name: NODE_OPTIONS, value: --max-old-space-size=1536 --max-semi-space-size=128}
+        # V8: heap limit and young generation for the pod's limit (docs/memory.md, "Sizing the pod");
+        # glibc: buffers over 128 KB are mmapped and given back when freed
+        - {name: NODE_OPTIONS, value: --max-old-space-size=2560 --max-semi-space-size=64}
+        - {name: MALLOC_MMAP_THRESHOLD_, value: "131072"}
       startupProbe:
         httpGet: {path: /api/v2/health, port: http}
         periodSeconds: 2

@@ -1,0 +1,127 @@
+/**
+ * `npm run bench:memory`: resident memory per workload with every window full, side by side with
+ * Prometheus holding the same series in the same run (docs/memory.md). For each size W (default
+ * 1 000 and 5 000) a fresh service (`npm start`'s node flags; NODE_OPTIONS passes on, e.g. the
+ * manifests' heap limit) and a fresh Prometheus 2.42 get W workloads x 6 metrics x S steps (default
+ * 400, 15 s apart, ending now) over remote-write; once the service has analysed the backlog, both
+ * processes' RSS is read. The per-workload figure is the slope between the smallest and the
+ * largest size, so what every process holds whatever its workloads (code, V8, LevelDB) drops out.
+ *
+ * usage: npm run bench:memory -- [--workloads 1000,5000] [--steps 400] [--heap-snapshot DIR]
+ *        [--node-flags='...' instead of npm start's] [--no-start-env: without npm start's environment]
+ *        [--project DIR: a built checkout other than this one]
+ * Needs a built project (the script builds it), Debian's prometheus on PATH.
+ */
+import { mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { remoteWriteBody } from './memory/remote-write-body.js';
+import { brkHeapMb, getJson, post, rssMb, startCommand, startPair } from './memory/processes.js';
+
+const { values } = parseArgs({
+  options: { workloads: { type: 'string', default: '1000,5000' }, steps: { type: 'string', default: '400' }, 'heap-snapshot': { type: 'string' }, 'node-flags': { type: 'string' }, 'no-start-env': { type: 'boolean' }, project: { type: 'string' } },
+});
+const sizes = values.workloads.split(',').map(Number);
+const steps = Number(values.steps);
+// --project DIR: another checkout's build (e.g. the commit before a change), with its own npm start
+const project = resolve(values.project ?? resolve(import.meta.dirname, '..'));
+const snapshotDir = values['heap-snapshot'] === undefined ? undefined : resolve(values['heap-snapshot']);
+// --node-flags=... replaces npm start's node flags (to compare settings); its environment assignments stay unless --no-start-env
+const start = startCommand(join(project, 'package.json'));
+const startEnv = values['no-start-env'] === true ? {} : start.env;
+const baseFlags = values['node-flags'] === undefined ? start.flags : values['node-flags'].split(/\s+/).filter((f) => f !== '');
+const nodeFlags = [...baseFlags, ...(snapshotDir === undefined ? [] : ['--heapsnapshot-signal=SIGUSR2'])];
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+interface Row {
+  workloads: number;
+  serviceMb: number;
+  prometheusMb: number;
+  heapUsedMb: number;
+  heapTotalMb: number;
+  externalMb: number;
+  /** glibc malloc's main heap ([heap] in smaps): typed arrays' storage, LevelDB, buffers, and what malloc keeps after free */
+  mallocHeapMb: number;
+  sendSeconds: number;
+  non2xx: number;
+}
+
+async function measure(workloads: number): Promise<Row> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-memory-'));
+  const pair = await startPair(project, dir, nodeFlags, startEnv);
+  try {
+    for (let i = 0; i < 120 && (await getJson(pair.restPort, '/api/v2/ready'))['status'] !== 'ready'; i++) await sleep(1000);
+    const t0 = Date.now() - steps * 15_000;
+    let non2xx = 0;
+    const sendStart = Date.now();
+    for (let s = 0; s < steps; s++) {
+      const body = remoteWriteBody(workloads, s, t0 + s * 15_000);
+      const [a, b] = await Promise.all([post(pair.restPort, '/api/v2/write', body), post(pair.promPort, '/api/v1/write', body)]);
+      if (a >= 300 || b >= 300) non2xx++;
+    }
+    const sendSeconds = (Date.now() - sendStart) / 1000;
+    // analysed: every workload listed and the ingest queue empty for three polls 5 s apart, then 20 s more
+    for (let calm = 0, i = 0; i < 720 && calm < 3; i++) {
+      const h = await getJson(pair.restPort, '/api/v2/health');
+      calm = (h['workloads'] as number) >= workloads && (h['ingest_queue'] ?? 0) === 0 ? calm + 1 : 0;
+      await sleep(5000);
+    }
+    await sleep(20_000);
+    const row: Row = { workloads, serviceMb: rssMb(pair.service.pid!), prometheusMb: rssMb(pair.prometheus.pid!), heapUsedMb: Number.NaN, heapTotalMb: Number.NaN, externalMb: Number.NaN, mallocHeapMb: brkHeapMb(pair.service.pid!), sendSeconds, non2xx };
+    const metrics = await new Promise<string>((res) => {
+      void fetch(`http://127.0.0.1:${pair.restPort}/api/v2/metrics`).then((r) => r.text()).then(res, () => res(''));
+    });
+    const mb = (name: string): number => {
+      const m = new RegExp(`^${name} (\\S+)`, 'm').exec(metrics);
+      return m === null ? Number.NaN : Number(m[1]) / 1_048_576;
+    };
+    row.heapUsedMb = mb('nodejs_heap_size_used_bytes');
+    row.heapTotalMb = mb('nodejs_heap_size_total_bytes');
+    row.externalMb = mb('nodejs_external_memory_bytes');
+    if (snapshotDir !== undefined) await heapSnapshot(pair.service.pid!, workloads);
+    return row;
+  } finally {
+    pair.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** SIGUSR2 (--heapsnapshot-signal): the service writes Heap.*.heapsnapshot into its cwd; moved to the snapshot dir */
+async function heapSnapshot(pid: number, workloads: number): Promise<void> {
+  const before = new Set(readdirSync(project));
+  process.kill(pid, 'SIGUSR2');
+  let last = -1;
+  for (let i = 0; i < 600; i++) {
+    await sleep(2000);
+    const file = readdirSync(project).find((f) => f.endsWith('.heapsnapshot') && !before.has(f));
+    if (file === undefined) continue;
+    // complete once its size stops changing between two looks
+    const size = statSync(join(project, file)).size;
+    if (size > 0 && size === last) {
+      renameSync(join(project, file), join(snapshotDir!, `service-${workloads}.heapsnapshot`));
+      return;
+    }
+    last = size;
+  }
+}
+
+console.log(`bench:memory — node ${process.version}, service: ${Object.entries(startEnv).map(([k, v]) => `${k}=${v} `).join('')}node ${nodeFlags.join(' ')}, NODE_OPTIONS=${process.env['NODE_OPTIONS'] ?? ''}, ${steps} steps`);
+const rows: Row[] = [];
+for (const w of sizes) {
+  const row = await measure(w);
+  rows.push(row);
+  console.log(
+    `${String(w).padStart(6)} workloads: service RSS ${row.serviceMb.toFixed(0)} MB (V8 heap used ${row.heapUsedMb.toFixed(0)} / total ${row.heapTotalMb.toFixed(0)} MB, external ${row.externalMb.toFixed(0)} MB, malloc heap ${row.mallocHeapMb.toFixed(0)} MB), Prometheus RSS ${row.prometheusMb.toFixed(0)} MB; sent in ${row.sendSeconds.toFixed(0)} s, ${row.non2xx} non-2xx`,
+  );
+}
+if (rows.length >= 2) {
+  const a = rows[0]!;
+  const b = rows[rows.length - 1]!;
+  const slope = (x: number, y: number): number => ((y - x) * 1024) / (b.workloads - a.workloads);
+  const service = slope(a.serviceMb, b.serviceMb);
+  const prometheus = slope(a.prometheusMb, b.prometheusMb);
+  console.log(`per workload (slope ${a.workloads} -> ${b.workloads}): service ${service.toFixed(1)} KB, Prometheus ${prometheus.toFixed(1)} KB, ratio ${(service / prometheus).toFixed(2)}`);
+  console.log(JSON.stringify({ steps, rows, kb_per_workload: { service: +service.toFixed(1), prometheus: +prometheus.toFixed(1) } }));
+}
+process.exit(0);

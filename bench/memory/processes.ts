@@ -1,0 +1,127 @@
+/** The two processes the memory bench compares: the built service and Debian's Prometheus. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { openSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
+
+export const freePort = (): Promise<number> =>
+  new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+
+/** resident set size in MB (VmRSS), NaN once the process is gone */
+export function rssMb(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m === null ? Number.NaN : Number(m[1]) / 1024;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** RSS of glibc malloc's main heap (the `[heap]` mapping) in MB */
+export function brkHeapMb(pid: number): number {
+  try {
+    const smaps = readFileSync(`/proc/${pid}/smaps`, 'utf8');
+    const at = smaps.indexOf('[heap]');
+    if (at < 0) return 0;
+    const m = /Rss:\s+(\d+) kB/.exec(smaps.slice(at));
+    return m === null ? Number.NaN : Number(m[1]) / 1024;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** what `npm start` runs the service with: package.json's `start` script's leading environment assignments and node flags */
+export function startCommand(packageJson: string): { env: Record<string, string>; flags: string[] } {
+  const start = (JSON.parse(readFileSync(packageJson, 'utf8')) as { scripts: Record<string, string> }).scripts['start'] ?? '';
+  const words = start.split(/\s+/).filter((w) => w !== '');
+  const env: Record<string, string> = {};
+  for (const w of words) {
+    const m = /^([A-Z_][A-Z0-9_]*)=(.*)$/.exec(w);
+    if (m === null) break;
+    env[m[1]!] = m[2]!;
+  }
+  return { env, flags: words.filter((w) => w.startsWith('--')) };
+}
+
+export function post(port: number, path: string, body: Buffer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const r = request(
+      { host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/x-protobuf', 'content-encoding': 'snappy', 'x-prometheus-remote-write-version': '0.1.0' } },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    r.on('error', reject);
+    r.end(body);
+  });
+}
+
+export function getJson(port: number, path: string): Promise<Record<string, unknown>> {
+  return new Promise((resolve) => {
+    request({ host: '127.0.0.1', port, path }, (res) => {
+      let d = '';
+      res.on('data', (c: Buffer) => (d += c.toString()));
+      res.on('end', () => {
+        try {
+          resolve(JSON.parse(d) as Record<string, unknown>);
+        } catch {
+          resolve({});
+        }
+      });
+    })
+      .on('error', () => resolve({}))
+      .end();
+  });
+}
+
+export interface Pair {
+  service: ChildProcess;
+  prometheus: ChildProcess;
+  restPort: number;
+  promPort: number;
+  stop(): void;
+}
+
+/** the service (its `npm start` flags, NODE_OPTIONS passed on) and Prometheus on free ports under `dir` */
+export async function startPair(project: string, dir: string, nodeFlags: string[], extraEnv: Record<string, string>): Promise<Pair> {
+  const [restPort, otlpPort, promPort] = [await freePort(), await freePort(), await freePort()];
+  const log = openSync(`${dir}/svc.log`, 'a');
+  const service = spawn(process.execPath, [...nodeFlags, 'dist/api-server/src/main.js'], {
+    cwd: project,
+    detached: true,
+    stdio: ['ignore', log, log],
+    env: {
+      ...process.env,
+      SVC_API_KEY: '',
+      SVC_PORT: String(restPort),
+      SVC_OTLP_PORT: String(otlpPort),
+      SVC_STATSD_PORT: '0',
+      SVC_GRPC_PORT: '0',
+      SVC_DASHBOARD_PORT: '0',
+      SVC_BIND_ADDRESS: '127.0.0.1',
+      SVC_DATA_DIR: `${dir}/data`,
+      SVC_INGEST_RPS: '100000',
+      ...extraEnv,
+    },
+  });
+  const prometheus = spawn('prometheus', ['--config.file=/dev/null', `--storage.tsdb.path=${dir}/prom`, `--web.listen-address=127.0.0.1:${promPort}`, '--web.enable-remote-write-receiver'], {
+    stdio: 'ignore',
+    detached: true,
+  });
+  const stop = (): void => {
+    for (const p of [service, prometheus]) {
+      try {
+        if (p.pid !== undefined) process.kill(-p.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  };
+  return { service, prometheus, restPort, promPort, stop };
+}
