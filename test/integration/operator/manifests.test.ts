@@ -99,7 +99,7 @@ function expectPodOfSection14(pod: PodSpec, claim: 'pvc' | 'ephemeral'): void {
   const [api, operator] = pod.containers;
   expect(api.name).to.equal('api-server');
   expect(operator.name).to.equal('operator');
-  expect(api.ports.map((p) => `${p.containerPort}/${p.protocol}`)).to.include.members(['8080/TCP', '4317/TCP', '8125/UDP', '9090/TCP']);
+  expect(api.ports.map((p) => `${p.containerPort}/${p.protocol}`)).to.include.members(['8080/TCP', '4317/TCP', '4318/TCP', '8125/UDP', '9090/TCP']);
   expect(api.startupProbe?.httpGet.path).to.equal('/api/v2/health');
   expect(api.livenessProbe?.httpGet.path).to.equal('/api/v2/health');
   expect(api.readinessProbe?.httpGet.path).to.equal('/api/v2/ready');
@@ -194,7 +194,7 @@ describe('operator manifests (kustomize, Helm, OLM) against a real kube-apiserve
     expectPodOfSection14(deployment.spec.template.spec, 'pvc');
     const service = one<K8sObject & { spec: { ports: { name: string; port: number; protocol: string }[] } }>(base, 'Service');
     expect(service.spec.ports.map((p) => `${p.name}:${p.port}/${p.protocol}`)).to.deep.equal([
-      'http:8080/TCP', 'otlp:4317/TCP', 'statsd:8125/UDP', 'grpc:9090/TCP',
+      'http:8080/TCP', 'otlp:4317/TCP', 'otlp-http:4318/TCP', 'statsd:8125/UDP', 'grpc:9090/TCP',
     ]);
   });
 

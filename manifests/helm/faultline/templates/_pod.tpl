@@ -28,6 +28,7 @@ spec:
       ports:
         - {name: http, containerPort: 8080, protocol: TCP}
         - {name: otlp, containerPort: 4317, protocol: TCP}
+        - {name: otlp-http, containerPort: 4318, protocol: TCP}
         - {name: statsd, containerPort: 8125, protocol: UDP}
         - {name: grpc, containerPort: 9090, protocol: TCP}
         - {name: dashboard, containerPort: 8081, protocol: TCP}
