@@ -4,6 +4,7 @@
  * workload (GET /anomalies), actions (GET /actions), and the checkpoint reads of a failing
  * workload (rupture snapshot, explain narrative, its actions).
  */
+import { KEPT_EVENTS } from '../../api-server/src/events/event-hub.js';
 import type { ServiceDriver } from './service-driver.js';
 import { NAMESPACE } from './otlp-bodies.js';
 
@@ -38,7 +39,7 @@ export class Collector {
   readonly criticalAnomalies = new Map<string, Map<string, number>>();
   /** anomaly reads that hit the 1000-row limit (counts are then lower bounds) */
   anomalyReadsSaturated = 0;
-  /** band events the 300-event ring dropped between two reads */
+  /** reads after which the 300-event ring may have dropped band events (it held only new ones) */
   eventsLost = 0;
   private lastSeq = 0;
 
@@ -51,7 +52,8 @@ export class Collector {
       .map((e) => ({ seq: Number(e.id.replace(/^ev_/, '')), type: e.type, workload: e.workload.split('/')[2] ?? e.workload, fusedR: e.fused_r, timeMs: Date.parse(e.ts) }))
       .filter((e) => e.seq > this.lastSeq)
       .sort((a, b) => a.seq - b.seq);
-    if (fresh.length > 0 && fresh[0]!.seq !== this.lastSeq + 1) this.eventsLost += fresh[0]!.seq - this.lastSeq - 1;
+    // the sequence is the outbox's, shared with other events: a gap is only a loss when the ring was full of new ones
+    if (fresh.length >= KEPT_EVENTS && fresh[0]!.seq !== this.lastSeq + 1) this.eventsLost += 1;
     for (const e of fresh) this.events.push(e);
     if (fresh.length > 0) this.lastSeq = fresh[fresh.length - 1]!.seq;
   }

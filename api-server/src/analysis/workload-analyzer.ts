@@ -39,6 +39,7 @@ import { fuse, fusedROf } from './fusion/fusion.js';
 import { isRupture } from './bands.js';
 import { AlertDecision, type InputLines } from './decision/alert-decision.js';
 import { DEFAULT_LOG_GATE, gatedLogRatio } from './decision/log-significance.js';
+import { anomalySeverity, judgedAsLevel } from './decision/anomaly-gate.js';
 import { fallbackForecast, forecastHealthOf } from './health-forecast/health-forecast.js';
 import { DERIVED_SERIES, SERIES_BURST_POINTS, SERIES_STABLE_POINTS, SeriesSet, type SeriesPoint } from './series/series-set.js';
 import { SlidingRegression } from './regression/index.js';
@@ -402,7 +403,8 @@ export class WorkloadAnalyzer {
     this.steps += 1;
     const calibrated = this.steps >= env.calibrationSteps;
     const quiet = !calibrated || this.inQuietPeriod(tStep, env.contextEvents);
-    const decision = this.decision.decide(this.key, fusedR, tStep, quiet);
+    const corroborated = (logR !== null && logR > 1) || (traceR !== null && traceR >= 1);
+    const decision = this.decision.decide(this.key, fusedR, tStep, quiet, corroborated);
     const state = decision.state;
     const episode = this.episodes.step({ fusedR, rupture: decision.band !== 'normal', calibrated, tStepMs: tStep }, newRuptureId);
     const ruptureId = episode.ruptureId;
@@ -853,8 +855,9 @@ export class WorkloadAnalyzer {
   private anomaliesOf(points: readonly SeriesPoint[], tMs: number, quiet: boolean, env: StepEnv, out: AnomalyEvent[]): void {
     for (let i = 0; i < points.length; i++) {
       const p = points[i]!;
-      if (p.firings.length === 0 || (env.suppressions.length > 0 && this.suppressed(p.series, tMs, env.suppressions))) continue;
+      if (p.firings.length === 0 || !judgedAsLevel(p.series) || (env.suppressions.length > 0 && this.suppressed(p.series, tMs, env.suppressions))) continue;
       const consensus = !quiet && p.consensus;
+      const severity = anomalySeverity(consensus, quiet, this.decision.band);
       for (let k = 0; k < p.firings.length; k++) {
         const f = p.firings[k]!;
         out.push({
@@ -862,7 +865,7 @@ export class WorkloadAnalyzer {
           workload: this.key,
           metric: p.series,
           method: f.method,
-          severity: consensus ? 'critical' : 'warning',
+          severity,
           value: f.value,
           expected: f.expected,
           score: f.score,

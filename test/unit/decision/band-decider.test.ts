@@ -39,6 +39,13 @@ describe('decision: the band decider (hysteresis, dwell, one event per episode)'
     expect(run(q, [5, 5, 5], { quiet: true }).every((s) => s.event === null && s.band === 'normal')).to.equal(true);
   });
 
+  it('metric evidence alone is at most a warning; critical needs a second source', () => {
+    const d = new BandDecider(config);
+    const steps = run(d, [6, 6, 6], { corroborated: false });
+    expect(steps.map((s) => s.event?.type ?? null)).to.deep.equal([null, 'warning', null]);
+    expect(run(d, [6, 6], { corroborated: true }, 45_000).map((s) => s.event?.type ?? null)).to.deep.equal([null, 'emergency']);
+  });
+
   it('round-trips its state', () => {
     const d = new BandDecider(config);
     run(d, [3, 3, 0.5]);

@@ -4,6 +4,8 @@
  *
  * - Escalation: the FusedR band must stay above the announced band for `dwellUpSteps`
  *   consecutive steps; the band announced is the lowest band held over those steps.
+ * - Corroboration: above warning only when a second source agrees (`corroborated`: a log burst
+ *   that passes the minimum counts, or traceR ≥ 1); metric evidence alone is at most a warning.
  * - Within an episode the band only rises: no event for a fall from critical to warning.
  * - Recovery: FusedR below `recoverBelow` (under the 1.5 edge: hysteresis) for `dwellRecoverSteps`
  *   consecutive steps, and no input held away from its level before the episode (`held`), then one
@@ -41,6 +43,8 @@ export interface DecisionInput {
   quiet: boolean;
   /** an input is still away from its level before the episode (or pinned at saturation) */
   held: boolean;
+  /** a second source agrees (absent: yes) */
+  corroborated?: boolean;
 }
 
 export interface Decision {
@@ -67,7 +71,7 @@ export class BandDecider {
 
   step(input: DecisionInput): Decision {
     const s = this.s;
-    const raw = bandRank(bandOf(input.fusedR));
+    const raw = Math.min(bandRank(bandOf(input.fusedR)), input.corroborated === false ? 1 : 3);
     const announced = bandRank(s.band);
     let event: BandEvent | null = null;
     if (input.quiet) {
