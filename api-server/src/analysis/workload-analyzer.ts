@@ -66,6 +66,8 @@ import { parseWorkloadState, type WorkloadState } from './workload-state.js';
 export const METRIC_R_INPUTS = ['cpu', 'memory', 'latency', 'error_rate'] as const;
 const METRIC_R_SET: ReadonlySet<string> = new Set(METRIC_R_INPUTS);
 const HEALTH_HISTORY = 60;
+/** traceR from which the trace source corroborates a metric rupture above warning (ADR 0011) */
+const TRACE_CORROBORATES = 0.75;
 const QUIET_BEFORE_MS = 60_000;
 const QUIET_AFTER_MS = 300_000;
 const FORECAST_STEPS_5_MIN = 20;
@@ -403,7 +405,7 @@ export class WorkloadAnalyzer {
     this.steps += 1;
     const calibrated = this.steps >= env.calibrationSteps;
     const quiet = !calibrated || this.inQuietPeriod(tStep, env.contextEvents);
-    const corroborated = (logR !== null && logR > 1) || (traceR !== null && traceR >= 1);
+    const corroborated = (logR !== null && logR > 1) || (traceR !== null && traceR >= TRACE_CORROBORATES);
     const decision = this.decision.decide(this.key, fusedR, tStep, quiet, corroborated);
     const state = decision.state;
     const episode = this.episodes.step({ fusedR, rupture: decision.band !== 'normal', calibrated, tStepMs: tStep }, newRuptureId);

@@ -4,10 +4,10 @@
  * - a monotonic input (a counter such as uptime, which grows by nature) is not judged as a level:
  *   its detector firings raise no anomaly;
  * - an anomaly is `critical` only when the detectors agree (consensus), outside a quiet period, and
- *   the workload's announced band is warning or worse (the rupture corroborates it); consensus on a
- *   workload in normal is a `warning` anomaly.
+ *   the workload's announced band is critical or worse (the rupture corroborates it); consensus on a
+ *   workload below critical is a `warning` anomaly.
  */
-import type { Band } from '../bands.js';
+import { bandRank, type Band } from '../bands.js';
 
 /** inputs that only grow between restarts */
 export const MONOTONIC_SERIES: ReadonlySet<string> = new Set(['uptime']);
@@ -17,5 +17,5 @@ export function judgedAsLevel(series: string): boolean {
 }
 
 export function anomalySeverity(consensus: boolean, quiet: boolean, band: Band): 'critical' | 'warning' {
-  return consensus && !quiet && band !== 'normal' ? 'critical' : 'warning';
+  return consensus && !quiet && bandRank(band) >= 2 ? 'critical' : 'warning';
 }
