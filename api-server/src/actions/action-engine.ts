@@ -13,6 +13,7 @@ import { isLive } from './action.js';
 import type { ActionExecutor } from './executor.js';
 import type { GateSettings } from './tier1-gates.js';
 import { checkTier1Gates } from './tier1-gates.js';
+import { mayCreateAction } from './creation-gate.js';
 
 export interface ActionEngineSettings extends GateSettings {
   /** `internal`: this process executes; `external`: the operator executes and reports back */
@@ -171,9 +172,8 @@ export class ActionEngine implements ActionDecisions {
     const created: Action[] = [];
     const deleted: Action[] = [];
     for (const snapshot of snapshots) {
-      if (snapshot.status !== 'active' || snapshot.ruptureId === null) continue;
+      if (!mayCreateAction(snapshot) || snapshot.ruptureId === null) continue;
       if (!this.drives(snapshot.key)) continue;
-      if (snapshot.state !== 'critical' && snapshot.state !== 'emergency') continue;
       const record = explain(snapshot.ruptureId);
       if (record === undefined) continue;
       const recommendation = record.recommendation;
