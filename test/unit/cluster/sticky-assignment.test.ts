@@ -38,6 +38,8 @@ describe('cluster sticky assignment', () => {
       fc.property(fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 48 }), fc.array(fc.integer({ min: 0, max: 1000 }), { maxLength: 8 }), (n, p, leaveSeeds) => {
         const ids = Array.from({ length: n }, (_, i) => `m${i}`);
         let current = assignSticky(ids.map((id) => ({ id, owned: [] })), p);
+        // joiners get ids never used before in this run (a reused id would be the same member twice)
+        let joins = 0;
         for (const seed of leaveSeeds) {
           const all = [...current.values()].flat().sort((a, b) => a - b);
           expect(all).to.deep.equal(Array.from({ length: p }, (_, i) => i));
@@ -54,7 +56,7 @@ describe('cluster sticky assignment', () => {
             current = next;
           } else {
             // a member joins with nothing: it takes its quota, nothing else moves
-            const next = assignSticky([...members(current), { id: `j${seed}-${current.size}`, owned: [] }], p);
+            const next = assignSticky([...members(current), { id: `j${joins++}`, owned: [] }], p);
             const joined = [...next.values()].at(-1) as number[];
             expect(partitionsMoved(current, next)).to.equal(joined.length);
             expect(joined.length).to.equal(Math.floor(p / next.size));
