@@ -16,6 +16,7 @@ import type {
   ContextEventInput,
   ExplainRecord,
   Fingerprint,
+  HealthForecast,
   ModelContribution,
   PatternMatch,
   SignalName,
@@ -36,7 +37,7 @@ import { stepDtSeconds } from './signals/formulas.js';
 import { DEFAULT_HEALTH_WEIGHTS, type HealthWeights } from './weights/health-weights.js';
 import { calibrationEtaMinutes, calibrationProgress, statusOf } from './calibration/progress.js';
 import { fuse, fusedROf } from './fusion/fusion.js';
-import { isRupture, stateOf } from './bands.js';
+import { healthCeiling, isRupture, stateOf } from './bands.js';
 import { BandTracker } from './episodes/band-tracker.js';
 import { fallbackForecast, forecastHealthOf } from './health-forecast/health-forecast.js';
 import { DERIVED_SERIES, SERIES_BURST_POINTS, SERIES_STABLE_POINTS, SeriesSet, type SeriesPoint } from './series/series-set.js';
@@ -54,9 +55,11 @@ import { FingerprintStore } from './fingerprint/fingerprint-store.js';
 import { fingerprintVector } from './fingerprint/fingerprint-vector.js';
 import { RuptureEpisodeTracker } from './episodes/rupture-episode.js';
 import { primaryPipeline, topFactor } from './explain/top-factor.js';
-import { ttfSeconds } from './explain/ttf.js';
 import { buildNarrative } from './explain/narrative.js';
-import { recommendAction } from './explain/recommendation.js';
+import { diagnose, type Diagnosis } from './explain/diagnosis.js';
+import { dependencyEdges, recentDeploy, seriesTrend } from './explain/diagnosis-inputs.js';
+import { failureEta, TREND_INPUTS } from './explain/failure-eta.js';
+import { recommendationFor } from './explain/recommendation-rules.js';
 import { contextEventLines } from './explain/context-lines.js';
 import { parseWorkloadState, type WorkloadState } from './workload-state.js';
 
@@ -202,6 +205,8 @@ export class WorkloadAnalyzer {
   private lastRuptureId: string | null = null;
   private lastPatternMatch: PatternMatch | null = null;
   private lastCalibrationSteps = 0;
+  /** the open rupture's ETA in minutes that replaced the health forecast's, null outside one */
+  private lastCriticalEta: number | null = null;
   /** the core's bookkeeping: its weight-table version these weights were resolved at, and the first sample time */
   weightsVersion = -1;
   weights: Readonly<HealthWeights> = DEFAULT_HEALTH_WEIGHTS;
@@ -392,6 +397,8 @@ export class WorkloadAnalyzer {
     sources.traceRA = traceRA;
     const fusedR = fusedROf(sources.metricR, logR, traceR);
     const state = stateOf(fusedR);
+    // one story: a step inside a rupture band never reports a health above the band's ceiling
+    values.health_score = Math.min(values.health_score, healthCeiling(state));
 
     // §6 calibration, §4.4 bands, §8.1 episodes
     this.steps += 1;
@@ -480,6 +487,9 @@ export class WorkloadAnalyzer {
       this.explainRecord = episode.closed ? null : explain;
     }
     sink.explain = explain;
+    // one forecast: inside an open rupture, critical_eta_minutes is the explain record's ETA
+    this.lastCriticalEta = explain !== null && explain.closedAtMs === null ? etaMinutesOf(explain) : null;
+    if (this.lastCriticalEta !== null) snapshot.healthForecast.criticalEtaMinutes = this.lastCriticalEta;
 
     this.prevStepMs = tStep;
     this.remember(snapshot, env.calibrationSteps);
@@ -558,7 +568,7 @@ export class WorkloadAnalyzer {
       throughputDrop: v[LAST_THROUGHPUT_DROP]!,
       calibrationProgress: calibrationProgress(this.steps, calibrationSteps),
       calibrationEtaMinutes: calibrationEtaMinutes(this.steps, calibrationSteps, this.config.bucketMs),
-      healthForecast: forecastHealthOf(this.healthRing, this.healthHead, this.healthRing.length, calibrated, this.config.bucketMs),
+      healthForecast: this.withRuptureEta(forecastHealthOf(this.healthRing, this.healthHead, this.healthRing.length, calibrated, this.config.bucketMs)),
       business: { sloBurnVelocity: v[LAST_BUSINESS]!, blastRadius: v[LAST_BUSINESS + 1]!, recoveryDebt: v[LAST_BUSINESS + 2]! },
       patternMatch: pm === null ? null : { ...pm },
       ruptureId: this.lastRuptureId,
@@ -573,6 +583,11 @@ export class WorkloadAnalyzer {
       },
       confidence: v[LAST_CONFIDENCE]!,
     };
+  }
+
+  private withRuptureEta(f: HealthForecast): HealthForecast {
+    if (this.lastCriticalEta !== null) f.criticalEtaMinutes = this.lastCriticalEta;
+    return f;
   }
 
   /** appends a final health value to the ≤ 60-value history */
@@ -733,11 +748,14 @@ export class WorkloadAnalyzer {
       if (w === undefined) continue;
       const r = w.shared ? seriesMetricRatio(w.series, cfg.noiseGate) : metricRatio(w.burst, w.stable, cfg.noiseGate);
       if (r === null || !Number.isFinite(r)) continue;
-      if (best === null || r > best) {
-        best = r;
-        sources.primaryMetric = name;
-        sources.alphaBurst = w.shared ? seriesBurstSlope(w.series) : w.burst.slope();
-        sources.alphaStable = w.shared ? seriesStableSlope(w.series) : w.stable.slope();
+      // every metricR input is worse when it rises: a falling one (recovery) is present but never the maximum
+      const burst = w.shared ? seriesBurstSlope(w.series) : w.burst.slope();
+      const ratio = burst > 0 ? r : 0;
+      if (best === null || ratio > best) {
+        best = ratio;
+        sources.primaryMetric = ratio > 0 ? name : null;
+        sources.alphaBurst = ratio > 0 ? burst : 0;
+        sources.alphaStable = ratio > 0 ? (w.shared ? seriesStableSlope(w.series) : w.stable.slope()) : 0;
       }
     }
     sources.metricR = best;
@@ -849,6 +867,22 @@ export class WorkloadAnalyzer {
     return false;
   }
 
+  /** what moved (explain/diagnosis.ts) from the input series, the trace graph and context events */
+  private diagnosis(env: StepEnv, openedAtMs: number, nowMs: number): Diagnosis {
+    const trends = [];
+    for (const name of TREND_INPUTS) {
+      const t = seriesTrend(name, this.series.ensemble(name));
+      if (t !== null) trends.push(t);
+    }
+    return diagnose({
+      trends,
+      requestRate: seriesTrend('request_rate', this.series.ensemble('request_rate')),
+      restarts: seriesTrend('restarts', this.series.ensemble('restarts'), true),
+      downstream: dependencyEdges(env.graph.edgesFrom(this.name, nowMs)),
+      deploy: recentDeploy(env.contextEvents, this.key, openedAtMs, nowMs),
+    });
+  }
+
   private buildExplain(
     snapshot: WorkloadSnapshot,
     pod: PodSignals,
@@ -860,24 +894,12 @@ export class WorkloadAnalyzer {
   ): ExplainRecord {
     const sources = snapshot.sources;
     const weights = { ...env.weights };
-    const top = topFactor(weights, pod.penalties);
+    const topSignal = topFactor(weights, pod.penalties);
     const pipeline = primaryPipeline(sources.metricR, sources.logR, sources.traceR);
-    const primaryWindow = sources.primaryMetric === null ? undefined : this.windows.get(sources.primaryMetric);
-    const ttf = primaryWindow === undefined ? 3600 : ttfSeconds(primaryWindow.last, primaryWindow.shared ? seriesBurstSlope(primaryWindow.series) : primaryWindow.burst.slope());
+    const diagnosis = this.diagnosis(env, openedAtMs, snapshot.timeMs);
+    const eta = failureEta(diagnosis.etaSeconds, snapshot.healthForecast.criticalEtaMinutes);
     const contagionSources = snapshot.signals.contagion.value >= 0.3 ? env.graph.contagionSources(this.name, snapshot.timeMs) : [];
-    const recommendation = recommendAction({
-      workload: this.key,
-      state: snapshot.state,
-      signals: {
-        stress: snapshot.signals.stress.value,
-        fatigue: snapshot.signals.fatigue.value,
-        pressure: snapshot.signals.pressure.value,
-        entropy: snapshot.signals.entropy.value,
-        contagion: snapshot.signals.contagion.value,
-      },
-      contagionSources,
-      currentReplicas: null,
-    });
+    const recommendation = recommendationFor(diagnosis, { workload: this.key, state: snapshot.state, currentReplicas: null });
     const ruptureId = this.episodes.currentRuptureId() ?? '';
     const narrative = buildNarrative({
       name: this.name,
@@ -892,8 +914,9 @@ export class WorkloadAnalyzer {
       alphaBurst: sources.alphaBurst,
       alphaStable: sources.alphaStable,
       recommendation,
-      ttfSeconds: ttf,
+      ttfSeconds: eta.ttfSeconds,
       contextLines: contextEventLines(env.contextEvents, this.key, openedAtMs, null),
+      diagnosis,
     });
     const modelContributions: Record<string, ModelContribution> = {};
     const ensemble = this.series.ensemble('fused_rupture_index');
@@ -915,7 +938,10 @@ export class WorkloadAnalyzer {
       peakAtMs,
       state: snapshot.state,
       modelContributions,
-      topFactor: top,
+      topFactor: diagnosis.factor ?? topSignal,
+      topSignal,
+      diagnosis,
+      etaBasis: eta.basis,
       signalValues,
       primaryPipeline: pipeline,
       sources: { ...sources },
@@ -923,7 +949,7 @@ export class WorkloadAnalyzer {
       fusedRBeforeCap: fusion.beforeCap,
       healthWeights: weights,
       penalties: { ...pod.penalties },
-      ttfSeconds: ttf,
+      ttfSeconds: eta.ttfSeconds,
       confidence: snapshot.confidence,
       narrative,
       recommendation,
@@ -931,6 +957,10 @@ export class WorkloadAnalyzer {
   }
 }
 
+
+function etaMinutesOf(record: ExplainRecord): number {
+  return record.etaBasis === undefined || record.etaBasis === 'none' ? 0 : Math.floor(record.ttfSeconds / 60);
+}
 
 function finiteOrNull(x: number): number | null {
   return Number.isFinite(x) ? x : null;

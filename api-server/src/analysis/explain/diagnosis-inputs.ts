@@ -1,0 +1,51 @@
+/**
+ * The inputs of a diagnosis read from what the analysis keeps: input series' regression lines
+ * (60-min stable and 5-min burst), the trace graph's edges out of the workload, context events.
+ * Pure.
+ */
+import type { ContextEventInput } from '../contract.js';
+import type { SeriesEnsemble } from '../ensemble/index.js';
+import { burstLineOf } from '../anomaly/index.js';
+import type { ServiceEdge } from '../traces/service-graph.js';
+import type { DependencyEdge, DiagnosisInput, InputTrend } from './diagnosis.js';
+import { CONTEXT_LOOKBACK_MS } from './context-lines.js';
+
+const DEPLOY_WORDS = /deploy|release|rollout|upgrade/i;
+
+/**
+ * The trend of an input series: its 60-min line from its first point to the latest value.
+ * `firstObserved` uses the first observed value instead of the line (counters: restarts).
+ * Null without a series or with fewer than 2 points.
+ */
+export function seriesTrend(name: string, ensemble: SeriesEnsemble | undefined, firstObserved = false): InputTrend | null {
+  if (ensemble === undefined) return null;
+  const line = ensemble.stableLine;
+  if (line.count < 2) return null;
+  const burst = burstLineOf(ensemble);
+  const x0 = line.firstX();
+  const from = firstObserved ? (line.toJSON().ys[0] ?? line.predict(x0)) : line.predict(x0);
+  return {
+    input: name,
+    from,
+    to: line.lastY(),
+    spanSeconds: line.lastX() - x0,
+    slopePerSecond: line.slope(),
+    burstSlopePerSecond: burst.count >= 2 ? burst.slope() : 0,
+  };
+}
+
+export function dependencyEdges(edges: readonly ServiceEdge[]): DependencyEdge[] {
+  return edges.map((e) => ({ service: e.to, errorRate: e.errorRate, calls: e.calls }));
+}
+
+/** the latest deploy-like context event of `workload` in the hour before `openedAtMs` or after it (up to `nowMs`) */
+export function recentDeploy(events: readonly ContextEventInput[], workload: string, openedAtMs: number, nowMs: number): DiagnosisInput['deploy'] {
+  let best: ContextEventInput | null = null;
+  for (const e of events) {
+    if (e.workload !== workload || !DEPLOY_WORDS.test(e.event) || !Number.isFinite(e.timeMs)) continue;
+    if (e.timeMs < openedAtMs - CONTEXT_LOOKBACK_MS || e.timeMs > nowMs) continue;
+    if (best === null || e.timeMs > best.timeMs) best = e;
+  }
+  if (best === null) return null;
+  return { event: best.event, description: best.description, minutesBefore: Math.max(0, Math.floor((openedAtMs - best.timeMs) / 60_000)) };
+}
