@@ -14,7 +14,7 @@ describe('failure ETA: one model for ttf_seconds, critical_eta_minutes and the n
     expect(failureEtaSeconds('latency', 0, 1e-9)).to.equal(ETA_CAP_SECONDS);
   });
 
-  it('trend slope: mean of the rising 5-min and 60-min slopes', () => {
+  it('trend slope: mean of the rising 5-min slope and rise rate', () => {
     expect(trendSlope(2e-4, 1e-4)).to.be.closeTo(1.5e-4, 1e-15);
     expect(trendSlope(-2e-4, 1e-4)).to.equal(1e-4);
     expect(trendSlope(-1, 0)).to.equal(0);

@@ -13,23 +13,30 @@ import { CONTEXT_LOOKBACK_MS } from './context-lines.js';
 const DEPLOY_WORDS = /deploy|release|rollout|upgrade/i;
 
 /**
- * The trend of an input series: its 60-min line from its first point to the latest value.
- * `firstObserved` uses the first observed value instead of the line (counters: restarts).
- * Null without a series or with fewer than 2 points.
+ * The trend of an input series over its 60-min window, from its trough to now: `from` is the
+ * lowest value of the window (the latest one when it repeats), `to` the latest value, the span the
+ * time between them and the slope their rise rate (a regression line over the whole window would
+ * average a 30-min flat stretch into a 3-min climb). `counter` (restarts) compares the first and
+ * the latest value instead. Null without a series or with fewer than 2 points.
  */
-export function seriesTrend(name: string, ensemble: SeriesEnsemble | undefined, firstObserved = false): InputTrend | null {
+export function seriesTrend(name: string, ensemble: SeriesEnsemble | undefined, counter = false): InputTrend | null {
   if (ensemble === undefined) return null;
   const line = ensemble.stableLine;
   if (line.count < 2) return null;
+  const { xs, ys } = line.toJSON();
+  const last = ys.length - 1;
+  let at = 0;
+  if (!counter) for (let i = 1; i <= last; i++) if (ys[i]! <= ys[at]!) at = i;
+  const from = ys[at]!;
+  const to = ys[last]!;
+  const span = xs[last]! - xs[at]!;
   const burst = burstLineOf(ensemble);
-  const x0 = line.firstX();
-  const from = firstObserved ? (line.toJSON().ys[0] ?? line.predict(x0)) : line.predict(x0);
   return {
     input: name,
     from,
-    to: line.lastY(),
-    spanSeconds: line.lastX() - x0,
-    slopePerSecond: line.slope(),
+    to,
+    spanSeconds: span,
+    slopePerSecond: span > 0 ? (to - from) / span : 0,
     burstSlopePerSecond: burst.count >= 2 ? burst.slope() : 0,
   };
 }

@@ -6,8 +6,7 @@
  * 2. `failing-dependency`: a downstream call edge of the workload (trace graph) carries an error
  *    rate ≥ 0.1; the worst one is named.
  * 3. Otherwise each of memory, cpu, latency and error_rate scores rise / swing (rise = value now
- *    − value at the start of the window, counted only while the input's 60-min slope is
- *    positive; swing = the move that matters: 0.2 for the fractions memory, cpu and latency
+ *    − the window's trough, counted only while positive; swing = the move that matters: 0.2 for the fractions memory, cpu and latency
  *    (latency is normalised to 600 ms), 0.05 for error_rate). Below a score of 1 for every input
  *    the diagnosis is `undetermined`. Else the cause is the first input, in the order memory,
  *    cpu, latency, error_rate (causes before symptoms: a leak or a saturated CPU raises latency
@@ -23,16 +22,16 @@ import { failureEtaSeconds, FAILURE_EDGES, trendSlope } from './failure-eta.js';
 export const DIAGNOSIS_KINDS = ['memory-leak', 'cpu-saturation', 'latency-burn', 'error-creep', 'crash-loop', 'failing-dependency', 'undetermined'] as const;
 export type DiagnosisKind = (typeof DIAGNOSIS_KINDS)[number];
 
-/** One input's trend over its 60-min window: values are the analysis' normalised ones. */
+/** One input's trend over its 60-min window (diagnosis-inputs.ts): values are the analysis' normalised ones. */
 export interface InputTrend {
   input: string;
-  /** value of the window's regression line at its first point */
+  /** the window's trough (counters: its first value) */
   from: number;
   /** latest value */
   to: number;
-  /** seconds between the window's first and last point */
+  /** seconds from the trough to the latest value */
   spanSeconds: number;
-  /** slope of the 60-min line, per second */
+  /** (to − from) / span, per second: the rise rate */
   slopePerSecond: number;
   /** slope of the 5-min line, per second */
   burstSlopePerSecond: number;

@@ -3,7 +3,8 @@
  *
  * While a rupture is open, the diagnosed input's failure ETA is the time its trend needs to reach
  * the input's failure edge: (edge − now) / slope, the slope being the mean of the input's 5-min
- * and 60-min regression slopes that are positive (a rising input; none → no estimate). Without a
+ * regression slope and its rise rate since the window's trough, of those that are positive (a
+ * rising input; none → no estimate). Without a
  * diagnosed input the ETA is the health forecast's: the time the health line reaches the critical
  * edge 0.4. The narrative's "Estimated time to failure", the explain record's `ttf_seconds` and
  * the snapshot's `health_forecast.critical_eta_minutes` are all this one number.
@@ -30,9 +31,9 @@ export function failureEtaSeconds(input: TrendInput, value: number, slopePerSeco
   return Math.floor(Math.min(ETA_CAP_SECONDS, (edge - value) / slopePerSecond));
 }
 
-/** the slope the ETA uses: mean of the positive ones of the 5-min and 60-min slopes; 0 when neither rises */
-export function trendSlope(burstSlope: number, stableSlope: number): number {
-  const rising = [burstSlope, stableSlope].filter((s) => Number.isFinite(s) && s > 0);
+/** the slope the ETA uses: mean of the positive ones of the 5-min slope and the rise rate; 0 when neither rises */
+export function trendSlope(burstSlope: number, riseRate: number): number {
+  const rising = [burstSlope, riseRate].filter((s) => Number.isFinite(s) && s > 0);
   return rising.length === 0 ? 0 : rising.reduce((a, b) => a + b, 0) / rising.length;
 }
 
