@@ -59,6 +59,9 @@ describe('diagnosis: the input that moved', () => {
     expect(d).to.include({ kind: 'cpu-saturation', factor: 'cpu', summary: 'cpu 40 % → 85 % in 30 min, +90 %/h', etaSeconds: 600, trafficRising: true });
     // 0.85 + 2.5e-4·1800 = 1.3 (demand beyond the limit)
     expect(d.projected30Min).to.be.closeTo(1.3, 1e-9);
+    // the sim's traffic surge: memory 0.3 → 0.7 scores 2, cpu 0.2 → 0.8 scores 3; memory grows with the load
+    const surge = diagnose(input({ trends: [trend('memory', 0.3, 0.7, 120), trend('cpu', 0.2, 0.8, 120), flat('latency', 0.1)], requestRate: trend('request_rate', 50, 150, 120) }));
+    expect(surge.kind).to.equal('cpu-saturation');
     const quiet = diagnose(input({ trends: [trend('cpu', 0.4, 0.85, 1800)], requestRate: trend('request_rate', 100, 110, 1800) }));
     expect(quiet.trafficRising).to.equal(false);
   });

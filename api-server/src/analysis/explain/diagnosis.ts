@@ -10,7 +10,8 @@
  *    (latency is normalised to 600 ms), 0.05 for error_rate). Below a score of 1 for every input
  *    the diagnosis is `undetermined`. Else the cause is the first input, in the order memory,
  *    cpu, latency, error_rate (causes before symptoms: a leak or a saturated CPU raises latency
- *    and errors, not the other way round), whose score is at least half the largest score:
+ *    and errors, not the other way round; under rising traffic cpu, latency, memory, error_rate,
+ *    as memory then grows with the load), whose score is at least half the largest score:
  *    memory → `memory-leak`, cpu → `cpu-saturation`, latency → `latency-burn`, error_rate →
  *    `error-creep`.
  *
@@ -73,6 +74,8 @@ export interface Diagnosis {
 
 const SWING: Record<string, number> = { memory: 0.2, cpu: 0.2, latency: 0.2, error_rate: 0.05 };
 const CAUSE_ORDER = ['memory', 'cpu', 'latency', 'error_rate'] as const;
+/** under rising traffic memory grows with the load: cpu and latency come first */
+const LOAD_ORDER = ['cpu', 'latency', 'memory', 'error_rate'] as const;
 const KIND_OF: Record<(typeof CAUSE_ORDER)[number], DiagnosisKind> = {
   memory: 'memory-leak',
   cpu: 'cpu-saturation',
@@ -112,7 +115,8 @@ export function diagnose(input: DiagnosisInput): Diagnosis {
     if (s > best) best = s;
   }
   if (!(best >= 1)) return { ...base, kind: 'undetermined', factor: null, summary: 'no input moved enough to name a cause', dependency: null, etaSeconds: null, projected30Min: null };
-  const cause = CAUSE_ORDER.find((name) => (scores.get(name) ?? 0) >= best / 2)!;
+  const order = trafficRising ? LOAD_ORDER : CAUSE_ORDER;
+  const cause = order.find((name) => (scores.get(name) ?? 0) >= best / 2)!;
   const trend = input.trends.find((t) => t.input === cause)!;
   const slope = trendSlope(trend.burstSlopePerSecond, trend.slopePerSecond);
   return {
