@@ -207,7 +207,7 @@ describe('dashboard in headless Chromium against the real service', function () 
     const tile = page.locator(`li.tile[data-key="${leak}"]`);
     await eventually(async () => ((await tile.getAttribute('data-band').catch(() => 'normal')) !== 'normal' ? true : undefined), 150_000, 'the leaking tile to leave the normal band');
     const line = tile.getByTestId('tile-diagnosis');
-    await line.filter({ hasText: /^memory leak: memory \d+ % → \d+ % in \d+ min, \+\d+ %\/h$/ }).waitFor({ timeout: 60_000 });
+    await line.filter({ hasText: /^memory leak: memory \d+ % → \d+ % in \d+ (s|min), \+\d+ %\/h$/ }).waitFor({ timeout: 60_000 });
     await page.screenshot({ path: join(OUTPUT, 'memory-leak-fleet.png'), fullPage: true });
 
     await tile.locator('a.tile-name').click();

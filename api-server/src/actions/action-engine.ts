@@ -181,6 +181,8 @@ export class ActionEngine implements ActionDecisions {
       const workload = snapshot.key;
       // the type, params and reason come from the rule table (records saved before it keep theirs)
       const recommendation = record.diagnosis === undefined ? record.recommendation : recommendationFor(record.diagnosis, { workload, state: snapshot.state, currentReplicas: null });
+      // an undetermined diagnosis recommends nothing yet
+      if (recommendation === null) continue;
       const signal = record.topSignal ?? record.topFactor;
       const pairKey = `${workload}|${recommendation.type}`;
       if (this.policy.isSuppressed(workload, signal, snapshot.timeMs)) continue;

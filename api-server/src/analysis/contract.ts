@@ -155,7 +155,8 @@ export interface ExplainRecord {
   ttfSeconds: number;
   confidence: number;
   narrative: string;
-  recommendation: ActionRecommendation;
+  /** null: nothing to recommend yet (an undetermined diagnosis) */
+  recommendation: ActionRecommendation | null;
 }
 
 export type ActionType = 'scale' | 'restart' | 'cordon' | 'alert';

@@ -868,7 +868,7 @@ export class WorkloadAnalyzer {
   }
 
   /** what moved (explain/diagnosis.ts) from the input series, the trace graph and context events */
-  private diagnosis(env: StepEnv, openedAtMs: number, nowMs: number): Diagnosis {
+  private diagnosis(env: StepEnv, openedAtMs: number, nowMs: number, primaryMetric: string | null): Diagnosis {
     const trends = [];
     for (const name of TREND_INPUTS) {
       const t = seriesTrend(name, this.series.ensemble(name));
@@ -880,6 +880,7 @@ export class WorkloadAnalyzer {
       restarts: seriesTrend('restarts', this.series.ensemble('restarts'), true),
       downstream: dependencyEdges(env.graph.edgesFrom(this.name, nowMs)),
       deploy: recentDeploy(env.contextEvents, this.key, openedAtMs, nowMs),
+      primaryMetric,
     });
   }
 
@@ -896,7 +897,7 @@ export class WorkloadAnalyzer {
     const weights = { ...env.weights };
     const topSignal = topFactor(weights, pod.penalties);
     const pipeline = primaryPipeline(sources.metricR, sources.logR, sources.traceR);
-    const diagnosis = this.diagnosis(env, openedAtMs, snapshot.timeMs);
+    const diagnosis = this.diagnosis(env, openedAtMs, snapshot.timeMs, sources.primaryMetric);
     const eta = failureEta(diagnosis.etaSeconds, snapshot.healthForecast.criticalEtaMinutes);
     const contagionSources = snapshot.signals.contagion.value >= 0.3 ? env.graph.contagionSources(this.name, snapshot.timeMs) : [];
     const recommendation = recommendationFor(diagnosis, { workload: this.key, state: snapshot.state, currentReplicas: null });

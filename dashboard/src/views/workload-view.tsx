@@ -12,7 +12,7 @@ import { BreakdownTable } from '../components/breakdown-table.js';
 import type { TimelineMark } from '../components/history-chart.js';
 import { HistoryChart } from '../components/history-chart.js';
 import { ErrorNotice } from '../components/notice.js';
-import { formatFusedR, formatHealth, formatMinutes, formatPercent, formatSeconds, formatSignal, formatTimestamp } from '../model/format.js';
+import { formatFusedR, formatHealth, formatMinutes, formatEta, formatPercent, formatSignal, formatTimestamp } from '../model/format.js';
 import { phaseOf } from '../model/phase.js';
 import { hrefOf, keyOf } from '../model/routes.js';
 import { historyRange } from '../model/time-range.js';
@@ -62,6 +62,7 @@ export function WorkloadView(props: { client: ApiClient; ref_: WorkloadRef; onUn
     ...(context.data ?? []).map((c) => ({ t: Date.parse(c.timestamp), kind: 'context' as const, label: `${c.event}${c.description ? `: ${c.description}` : ''}` })),
   ].sort((a, b) => b.t - a.t);
   const [narrative, formula, trace] = explanation.data ?? [];
+  const etaSeconds = narrative?.diagnosis !== undefined && narrative.diagnosis !== null && ruptureId !== null ? narrative.ttf_seconds : undefined;
 
   return (
     <section aria-labelledby="workload-title" class="workload">
@@ -136,7 +137,8 @@ export function WorkloadView(props: { client: ApiClient; ref_: WorkloadRef; onUn
               <dd>{s.health_forecast.trend}</dd>
               <dt>Critical in</dt>
               <dd class="eta" data-testid="critical-eta" data-minutes={s.health_forecast.critical_eta_minutes}>
-                {formatMinutes(s.health_forecast.critical_eta_minutes)}
+                {/* inside a rupture the one ETA (ttf_seconds) says it to the second; critical_eta_minutes is the same, floored */}
+                {etaSeconds !== undefined ? formatEta(etaSeconds, narrative?.diagnosis?.eta_basis) : formatMinutes(s.health_forecast.critical_eta_minutes)}
               </dd>
               <dt>SLO burn velocity</dt>
               <dd>{formatSignal(s.business.slo_burn_velocity)}</dd>
@@ -240,7 +242,7 @@ export function WorkloadView(props: { client: ApiClient; ref_: WorkloadRef; onUn
                   <dd>{narrative.top_factor}</dd>
                   <dt>Time to failure</dt>
                   <dd data-testid="ttf" data-seconds={narrative.ttf_seconds}>
-                    {formatSeconds(narrative.ttf_seconds)}
+                    {formatEta(narrative.ttf_seconds, narrative.diagnosis?.eta_basis)}
                   </dd>
                 </dl>
               </>

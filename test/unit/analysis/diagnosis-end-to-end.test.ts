@@ -50,7 +50,7 @@ describe('diagnosis end to end: a memory leak through the analysis core', functi
     const minutes = Math.round(((bucket - LEAK_FROM) * 15) / 60);
     const line = `memory 50 % → ${now} % in ${minutes} min, +72 %/h`;
     expect(record.diagnosis?.summary).to.equal(line);
-    expect(record.recommendation.type).to.equal('restart');
+    expect(record.recommendation?.type).to.equal('restart');
     expect(record.narrative).to.contain(`Diagnosis: memory leak — ${line}.`);
     expect(record.narrative).to.contain('Recommended action: Rolling restart of shop/Deployment/leaky');
   });

@@ -16,6 +16,7 @@ function input(overrides: Partial<DiagnosisInput>): DiagnosisInput {
     restarts: null,
     downstream: [],
     deploy: null,
+    primaryMetric: null,
     ...overrides,
   };
 }
@@ -86,6 +87,15 @@ describe('diagnosis: the input that moved', () => {
     expect(diagnose(input({ trends: [trend('memory', 0.4, 0.55, 3600), trend('error_rate', 0.01, 0.05, 3600)] }))).to.include({ kind: 'undetermined', factor: null, etaSeconds: null });
     // memory fell 0.9 → 0.3 (a restart): not a leak
     expect(diagnose(input({ trends: [trend('memory', 0.9, 0.3, 600)] })).kind).to.equal('undetermined');
+  });
+
+  it('before any input moved a whole swing, metricR\'s primary input names the cause if it rose', () => {
+    // memory 0.10 → 0.16: score 0.3, but its slope is the one that broke away
+    const early = input({ trends: [trend('memory', 0.1, 0.16, 15), flat('cpu', 0.25)], primaryMetric: 'memory' });
+    expect(diagnose(early)).to.include({ kind: 'memory-leak', factor: 'memory', summary: 'memory 10 % → 16 % in 15 s, +1440 %/h' });
+    expect(diagnose({ ...early, primaryMetric: 'cpu' }).kind).to.equal('undetermined');
+    // another input rose more (cpu 0.2 → 0.29 scores 0.45 against memory's 0.3): not named early
+    expect(diagnose({ ...early, trends: [trend('memory', 0.1, 0.16, 15), trend('cpu', 0.2, 0.29, 15)] }).kind).to.equal('undetermined');
   });
 
   it('notes a deploy and rising traffic as context', () => {

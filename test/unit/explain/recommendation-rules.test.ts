@@ -2,7 +2,15 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { DIAGNOSIS_KINDS, type Diagnosis } from '../../../api-server/src/analysis/explain/diagnosis.js';
 import { actionTier } from '../../../api-server/src/analysis/explain/recommendation.js';
-import { recommendationFor, scaleDelta } from '../../../api-server/src/analysis/explain/recommendation-rules.js';
+import type { ActionRecommendation } from '../../../api-server/src/analysis/contract.js';
+import { recommendationFor as ruleFor, scaleDelta, type RecommendationContext } from '../../../api-server/src/analysis/explain/recommendation-rules.js';
+
+/** the rule that applies, which must exist */
+function recommendationFor(d: Diagnosis, c: RecommendationContext): ActionRecommendation {
+  const r = ruleFor(d, c);
+  if (r === null) throw new Error(`no recommendation for ${d.kind}`);
+  return r;
+}
 
 const KEY = 'shop/Deployment/cart';
 
@@ -70,11 +78,11 @@ describe('recommendation rule table', () => {
     expect(r.text).to.contain('payments').and.contain(`scaling ${KEY} would only add load`);
   });
 
-  it('crash loop → no restart; latency burn → scale only under rising traffic; undetermined → monitor', () => {
+  it('crash loop → no restart; latency burn → scale only under rising traffic; undetermined → nothing yet', () => {
     expect(recommendationFor(diagnosis({ kind: 'crash-loop', factor: 'restarts' }), ctx)).to.deep.include({ type: 'alert', params: { reason: 'crash_loop' } });
     expect(recommendationFor(diagnosis({ kind: 'latency-burn', factor: 'latency', trafficRising: true, projected30Min: 0.8 }), ctx)).to.deep.include({ type: 'scale', params: { delta: 1 } });
     expect(recommendationFor(diagnosis({ kind: 'latency-burn', factor: 'latency' }), ctx)).to.deep.include({ type: 'alert', params: { reason: 'investigate' } });
-    expect(recommendationFor(diagnosis({}), ctx)).to.deep.include({ type: 'alert', params: { reason: 'monitor' }, tier: 2 });
+    expect(ruleFor(diagnosis({}), ctx)).to.equal(null);
   });
 });
 
@@ -84,7 +92,9 @@ describe('recommendation rule table (property)', () => {
     fc.assert(
       fc.property(fc.constantFrom(...DIAGNOSIS_KINDS), fc.constantFrom(...states), fc.boolean(), fc.boolean(), fc.option(fc.double()), fc.option(fc.double()), (kind, state, traffic, deploy, projected, replicas) => {
         const d = diagnosis({ kind, trafficRising: traffic, afterDeploy: deploy, deploy: deploy ? { event: 'deploy', description: 'v2', minutesBefore: 1 } : null, projected30Min: projected });
-        const r = recommendationFor(d, { workload: KEY, state, currentReplicas: replicas });
+        const r = ruleFor(d, { workload: KEY, state, currentReplicas: replicas });
+        expect(r === null).to.equal(kind === 'undetermined');
+        if (r === null) return;
         for (const v of Object.values(r.params)) if (typeof v === 'number') expect(Number.isFinite(v)).to.equal(true);
         expect(r.text).to.not.match(/NaN|Infinity/);
         expect(r.tier).to.equal(actionTier(state, r.type));

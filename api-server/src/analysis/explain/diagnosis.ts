@@ -8,7 +8,9 @@
  * 3. Otherwise each of memory, cpu, latency and error_rate scores rise / swing (rise = value now
  *    − the window's trough, counted only while positive; swing = the move that matters: 0.2 for the fractions memory, cpu and latency
  *    (latency is normalised to 600 ms), 0.05 for error_rate). Below a score of 1 for every input
- *    the diagnosis is `undetermined`. Else the cause is the first input, in the order memory,
+ *    the diagnosis names metricR's primary input if it rose most (a rupture opens on a slope
+ *    breaking away, often before the input moved a whole swing), else it is `undetermined`.
+ *    Else the cause is the first input, in the order memory,
  *    cpu, latency, error_rate (causes before symptoms: a leak or a saturated CPU raises latency
  *    and errors, not the other way round; under rising traffic cpu, latency, memory, error_rate,
  *    as memory then grows with the load), whose score is at least half the largest score:
@@ -53,6 +55,8 @@ export interface DiagnosisInput {
   downstream: readonly DependencyEdge[];
   /** a deploy-like context event in the hour before the rupture or during it, null without one */
   deploy: { event: string; description: string; minutesBefore: number } | null;
+  /** metricR's primary input (the one whose 5-min slope broke away most), null without one */
+  primaryMetric: string | null;
 }
 
 export interface Diagnosis {
@@ -91,7 +95,7 @@ export function diagnose(input: DiagnosisInput): Diagnosis {
   const restarts = input.restarts;
   if (restarts !== null && fin(restarts.to) - fin(restarts.from) >= 1) {
     const n = Math.round(fin(restarts.to) - fin(restarts.from));
-    return { ...base, kind: 'crash-loop', factor: 'restarts', summary: `${n} ${n === 1 ? 'restart' : 'restarts'} in ${minutes(restarts.spanSeconds)} min`, dependency: null, etaSeconds: 0, projected30Min: null };
+    return { ...base, kind: 'crash-loop', factor: 'restarts', summary: `${n} ${n === 1 ? 'restart' : 'restarts'} in ${duration(restarts.spanSeconds)}`, dependency: null, etaSeconds: 0, projected30Min: null };
   }
   const failing = worstEdge(input.downstream);
   if (failing !== null) {
@@ -114,9 +118,11 @@ export function diagnose(input: DiagnosisInput): Diagnosis {
     scores.set(t.input, s);
     if (s > best) best = s;
   }
-  if (!(best >= 1)) return { ...base, kind: 'undetermined', factor: null, summary: 'no input moved enough to name a cause', dependency: null, etaSeconds: null, projected30Min: null };
   const order = trafficRising ? LOAD_ORDER : CAUSE_ORDER;
-  const cause = order.find((name) => (scores.get(name) ?? 0) >= best / 2)!;
+  // a rupture can open before any input moved a whole swing: then the input whose slope broke away (metricR's) names it, if it rose
+  const early = order.find((name) => name === input.primaryMetric && (scores.get(name) ?? 0) > 0 && scores.get(name) === best);
+  if (!(best >= 1) && early === undefined) return { ...base, kind: 'undetermined', factor: null, summary: 'no input moved enough to name a cause', dependency: null, etaSeconds: null, projected30Min: null };
+  const cause = best >= 1 ? order.find((name) => (scores.get(name) ?? 0) >= best / 2)! : early!;
   const trend = input.trends.find((t) => t.input === cause)!;
   const slope = trendSlope(trend.burstSlopePerSecond, trend.slopePerSecond);
   return {
@@ -136,9 +142,9 @@ export function trendLine(t: InputTrend): string {
   const rate = fin(fin(t.slopePerSecond) * 3600);
   const sign = rate >= 0 ? '+' : '−';
   if (t.input === 'latency') {
-    return `latency ${ms(t.from)} ms → ${ms(t.to)} ms in ${minutes(t.spanSeconds)} min, ${sign}${ms(Math.abs(rate))} ms/h`;
+    return `latency ${ms(t.from)} ms → ${ms(t.to)} ms in ${duration(t.spanSeconds)}, ${sign}${ms(Math.abs(rate))} ms/h`;
   }
-  return `${label} ${pct(t.from)} % → ${pct(t.to)} % in ${minutes(t.spanSeconds)} min, ${sign}${pct(Math.abs(rate))} %/h`;
+  return `${label} ${pct(t.from)} % → ${pct(t.to)} % in ${duration(t.spanSeconds)}, ${sign}${pct(Math.abs(rate))} %/h`;
 }
 
 /** the edge with the highest error rate ≥ 0.1, then most calls, then name */
@@ -159,4 +165,5 @@ function rose(t: InputTrend, fraction: number): boolean {
 const fin = (x: number): number => (Number.isFinite(x) ? x : 0);
 const pct = (x: number): number => Math.round(fin(fin(x) * 100));
 const ms = (x: number): number => Math.round(fin(fin(x) * FAILURE_EDGES.latencyMs));
-const minutes = (s: number): number => Math.max(0, Math.round(fin(s) / 60));
+/** "N s" below 2 min, else "N min" */
+const duration = (s: number): string => (fin(s) < 120 ? `${Math.max(0, Math.round(fin(s)))} s` : `${Math.round(fin(s) / 60)} min`);

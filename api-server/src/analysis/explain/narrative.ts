@@ -42,7 +42,7 @@ export interface NarrativeInput {
   /** slopes of the primary metric per second: 5-min (burst) and 60-min (stable) */
   alphaBurst: number;
   alphaStable: number;
-  recommendation: ActionRecommendation;
+  recommendation: ActionRecommendation | null;
   ttfSeconds: number;
   /** lines from contextEventLines, placed after the opening sentence */
   contextLines?: readonly string[];
@@ -101,7 +101,7 @@ export function buildNarrative(input: NarrativeInput): string {
   const cascade = cascadeParagraph(input);
   if (cascade !== null) paragraphs.push(cascade);
   paragraphs.push(pipelineSentence(input));
-  paragraphs.push(`Recommended action: ${input.recommendation.text}`);
+  paragraphs.push(`Recommended action: ${input.recommendation === null ? 'none yet: no single input explains the rupture.' : input.recommendation.text}`);
   const ttf = ttfSentence(input.ttfSeconds);
   if (ttf !== null) paragraphs.push(ttf);
   return paragraphs.join('\n\n');

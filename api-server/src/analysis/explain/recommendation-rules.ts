@@ -11,6 +11,7 @@
  * | failing-dependency |                      | alert   | reason: dependency, dependency       |
  * | crash-loop         |                      | alert   | reason: crash_loop                   |
  * | any other          |                      | alert   | reason: investigate                  |
+ * | undetermined       |                      | none: nothing is recommended until an input names the cause |
  *
  * Tier (analytics.md §9.3): 1 for scale and restart in the emergency band, else 2.
  */
@@ -31,7 +32,9 @@ export interface RecommendationContext {
   currentReplicas: number | null;
 }
 
-export function recommendationFor(d: Diagnosis, ctx: RecommendationContext): ActionRecommendation {
+/** the rule of the table that applies; null for an undetermined diagnosis (no action yet) */
+export function recommendationFor(d: Diagnosis, ctx: RecommendationContext): ActionRecommendation | null {
+  if (d.kind === 'undetermined') return null;
   const w = ctx.workload;
   switch (d.kind) {
     case 'memory-leak':
@@ -46,7 +49,7 @@ export function recommendationFor(d: Diagnosis, ctx: RecommendationContext): Act
     default:
       break;
   }
-  if (d.afterDeploy && d.deploy !== null && d.kind !== 'undetermined') {
+  if (d.afterDeploy && d.deploy !== null) {
     return make(
       ctx.state,
       'alert',
@@ -60,11 +63,8 @@ export function recommendationFor(d: Diagnosis, ctx: RecommendationContext): Act
       return make(ctx.state, 'alert', { reason: 'crash_loop' }, `Investigate the crashes of ${w} (${d.summary}): another restart will not fix a crash loop; read the last exit reason.`);
     case 'cpu-saturation':
       return make(ctx.state, 'alert', { reason: 'investigate' }, `Investigate ${w}: ${d.summary} with flat traffic points at a regression, not load; more replicas would hide it.`);
-    case 'latency-burn':
-    case 'error-creep':
-      return make(ctx.state, 'alert', { reason: 'investigate' }, `Investigate ${w}: ${d.summary}.`);
     default:
-      return make(ctx.state, 'alert', { reason: 'monitor' }, `Monitor ${w}: no single input explains the rupture.`);
+      return make(ctx.state, 'alert', { reason: 'investigate' }, `Investigate ${w}: ${d.summary}.`);
   }
 }
 
