@@ -57,7 +57,7 @@ import { RuptureEpisodeTracker } from './episodes/rupture-episode.js';
 import { primaryPipeline, topFactor } from './explain/top-factor.js';
 import { buildNarrative } from './explain/narrative.js';
 import { diagnose, type Diagnosis } from './explain/diagnosis.js';
-import { dependencyEdges, recentDeploy, seriesTrend } from './explain/diagnosis-inputs.js';
+import { dependencyEdges, recentDeploy, seriesTrend, uptimeResets } from './explain/diagnosis-inputs.js';
 import { failureEta, TREND_INPUTS } from './explain/failure-eta.js';
 import { recommendationFor } from './explain/recommendation-rules.js';
 import { contextEventLines } from './explain/context-lines.js';
@@ -878,6 +878,7 @@ export class WorkloadAnalyzer {
       trends,
       requestRate: seriesTrend('request_rate', this.series.ensemble('request_rate')),
       restarts: seriesTrend('restarts', this.series.ensemble('restarts'), true),
+      uptimeResets: uptimeResets(this.series.ensemble('uptime')),
       downstream: dependencyEdges(env.graph.edgesFrom(this.name, nowMs)),
       deploy: recentDeploy(env.contextEvents, this.key, openedAtMs, nowMs),
       primaryMetric,

@@ -14,6 +14,7 @@ function input(overrides: Partial<DiagnosisInput>): DiagnosisInput {
     trends: [flat('memory', 0.4), flat('cpu', 0.3), flat('latency', 0.1), flat('error_rate', 0.01)],
     requestRate: flat('request_rate', 100),
     restarts: null,
+    uptimeResets: 0,
     downstream: [],
     deploy: null,
     primaryMetric: null,
@@ -70,6 +71,8 @@ describe('diagnosis: the input that moved', () => {
   it('crash loop: the restart counter rose by 3 in 20 min', () => {
     const d = diagnose(input({ restarts: { input: 'restarts', from: 2, to: 5, spanSeconds: 1200, slopePerSecond: 0.0025, burstSlopePerSecond: 0 } }));
     expect(d).to.include({ kind: 'crash-loop', factor: 'restarts', summary: '3 restarts in 20 min', etaSeconds: 0 });
+    // no restart counter: the uptime series dropped once
+    expect(diagnose(input({ uptimeResets: 1, trends: [trend('error_rate', 0.001, 0.5, 60)] }))).to.include({ kind: 'crash-loop', summary: '1 restart in the last hour' });
   });
 
   it('failing dependency: the worst downstream edge ≥ 10 % errors is named', () => {

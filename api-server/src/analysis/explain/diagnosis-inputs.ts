@@ -41,6 +41,15 @@ export function seriesTrend(name: string, ensemble: SeriesEnsemble | undefined, 
   };
 }
 
+/** drops of an uptime series (seconds) by more than a minute within its 60-min window */
+export function uptimeResets(ensemble: SeriesEnsemble | undefined): number {
+  if (ensemble === undefined || ensemble.stableLine.count < 2) return 0;
+  const { ys } = ensemble.stableLine.toJSON();
+  let n = 0;
+  for (let i = 1; i < ys.length; i++) if (ys[i]! < ys[i - 1]! - 60) n += 1;
+  return n;
+}
+
 export function dependencyEdges(edges: readonly ServiceEdge[]): DependencyEdge[] {
   return edges.map((e) => ({ service: e.to, errorRate: e.errorRate, calls: e.calls }));
 }

@@ -2,7 +2,8 @@
  * Diagnosis of a rupture: which input moved, in the workload's own terms. Pure.
  *
  * Order of the rules (first that applies):
- * 1. `crash-loop`: the restart counter rose by at least one over the trend window.
+ * 1. `crash-loop`: the restart counter rose by at least one over the trend window, or the uptime
+ *    series dropped (the process started again).
  * 2. `failing-dependency`: a downstream call edge of the workload (trace graph) carries an error
  *    rate ≥ 0.1; the worst one is named.
  * 3. Otherwise each of memory, cpu, latency and error_rate scores rise / swing (rise = value now
@@ -51,6 +52,8 @@ export interface DiagnosisInput {
   trends: readonly InputTrend[];
   requestRate: InputTrend | null;
   restarts: InputTrend | null;
+  /** drops of the uptime series in its window (a process that started again) */
+  uptimeResets: number;
   /** call edges from the workload to the services it calls */
   downstream: readonly DependencyEdge[];
   /** a deploy-like context event in the hour before the rupture or during it, null without one */
@@ -93,9 +96,11 @@ export function diagnose(input: DiagnosisInput): Diagnosis {
   const trafficRising = input.requestRate !== null && rose(input.requestRate, TRAFFIC_RISE);
   const base = { trafficRising, afterDeploy: input.deploy !== null, deploy: input.deploy };
   const restarts = input.restarts;
-  if (restarts !== null && fin(restarts.to) - fin(restarts.from) >= 1) {
-    const n = Math.round(fin(restarts.to) - fin(restarts.from));
-    return { ...base, kind: 'crash-loop', factor: 'restarts', summary: `${n} ${n === 1 ? 'restart' : 'restarts'} in ${duration(restarts.spanSeconds)}`, dependency: null, etaSeconds: 0, projected30Min: null };
+  const counted = restarts === null ? 0 : Math.round(fin(restarts.to) - fin(restarts.from));
+  const n = Math.max(counted, Math.round(fin(input.uptimeResets)));
+  if (n >= 1) {
+    const within = restarts !== null && counted >= 1 ? ` in ${duration(restarts.spanSeconds)}` : ' in the last hour';
+    return { ...base, kind: 'crash-loop', factor: 'restarts', summary: `${n} ${n === 1 ? 'restart' : 'restarts'}${within}`, dependency: null, etaSeconds: 0, projected30Min: null };
   }
   const failing = worstEdge(input.downstream);
   if (failing !== null) {

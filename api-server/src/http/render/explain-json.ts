@@ -139,5 +139,7 @@ export function explainNarrativeJson(rec: ExplainRecord): Record<string, unknown
     top_factor: rec.topFactor,
     ttf_seconds: Math.floor(rec.ttfSeconds),
     diagnosis: diagnosisJson(rec),
+    // the rule-table recommendation of the step (null: nothing yet)
+    recommendation: rec.recommendation === null ? null : { type: rec.recommendation.type, params: rec.recommendation.params, tier: rec.recommendation.tier, text: rec.recommendation.text },
   };
 }
