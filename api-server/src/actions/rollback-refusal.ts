@@ -5,5 +5,5 @@
  */
 export function rollbackRefusal(type: string): string {
   if (type === 'restart') return 'a restart cannot be rolled back: the rolling restart replaced the pods and there is no previous state to restore';
-  return `a ${type} action cannot be rolled back: it changed nothing in the cluster to restore`;
+  return `an action of type ${type} cannot be rolled back: it changed nothing in the cluster to restore`;
 }
