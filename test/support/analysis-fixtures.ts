@@ -24,6 +24,7 @@ export function snapshotOf(key: string, overrides: Partial<WorkloadSnapshot> = {
     ruptureId: `r_${key.length.toString(16).padStart(12, '0')}`,
     sources: { metricR: 4, logR: 1, traceR: null, traceRA: null, primaryMetric: 'cpu', alphaBurst: 0.01, alphaStable: 0.001 },
     confidence: 0.9,
+    criticalForMs: 600_000,
     ...overrides,
   };
 }

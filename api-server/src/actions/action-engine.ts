@@ -15,6 +15,7 @@ import type { GateSettings } from './tier1-gates.js';
 import { checkTier1Gates } from './tier1-gates.js';
 import { recommendationFor } from '../analysis/explain/recommendation-rules.js';
 import { rollbackRefusal } from './rollback-refusal.js';
+import { mayCreateAction } from './creation-gate.js';
 
 export interface ActionEngineSettings extends GateSettings {
   /** `internal`: this process executes; `external`: the operator executes and reports back */
@@ -173,9 +174,8 @@ export class ActionEngine implements ActionDecisions {
     const created: Action[] = [];
     const deleted: Action[] = [];
     for (const snapshot of snapshots) {
-      if (snapshot.status !== 'active' || snapshot.ruptureId === null) continue;
+      if (!mayCreateAction(snapshot) || snapshot.ruptureId === null) continue;
       if (!this.drives(snapshot.key)) continue;
-      if (snapshot.state !== 'critical' && snapshot.state !== 'emergency') continue;
       const record = explain(snapshot.ruptureId);
       if (record === undefined) continue;
       const workload = snapshot.key;

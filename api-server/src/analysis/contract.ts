@@ -91,6 +91,8 @@ export interface WorkloadSnapshot {
   sources: SourceRatios;
   /** ensemble confidence of the fused_rupture_index series (analytics.md §5.5) */
   confidence: number;
+  /** how long the announced band has been critical or worse, ms (decision layer; 0 below critical) */
+  criticalForMs?: number;
 }
 
 export type AnomalyMethod = 'zscore' | 'mad' | 'seasonal' | 'ca_ilr' | 'novelty';

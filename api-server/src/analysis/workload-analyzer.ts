@@ -37,13 +37,15 @@ import { stepDtSeconds } from './signals/formulas.js';
 import { DEFAULT_HEALTH_WEIGHTS, type HealthWeights } from './weights/health-weights.js';
 import { calibrationEtaMinutes, calibrationProgress, statusOf } from './calibration/progress.js';
 import { fuse, fusedROf } from './fusion/fusion.js';
-import { healthCeiling, isRupture, stateOf } from './bands.js';
-import { BandTracker } from './episodes/band-tracker.js';
+import { healthCeiling, isRupture } from './bands.js';
+import { AlertDecision, type InputLines } from './decision/alert-decision.js';
+import { DEFAULT_LOG_GATE, gatedLogRatio } from './decision/log-significance.js';
+import { anomalySeverity, judgedAsLevel } from './decision/anomaly-gate.js';
 import { fallbackForecast, forecastHealthOf } from './health-forecast/health-forecast.js';
 import { DERIVED_SERIES, SERIES_BURST_POINTS, SERIES_STABLE_POINTS, SeriesSet, type SeriesPoint } from './series/series-set.js';
-import { SlidingRegression, metricRatio } from './regression/index.js';
+import { SlidingRegression } from './regression/index.js';
 import { MODEL_NAMES, type SeriesEnsemble } from './ensemble/index.js';
-import { burstLineOf, seriesBurstSlope, seriesMetricRatio, seriesStableSlope } from './anomaly/index.js';
+import { burstLineOf, seriesBurstFull, seriesBurstMean, seriesBurstSlope, seriesBurstSlopeStdError, seriesBurstSpan, seriesStableSlope } from './anomaly/index.js';
 import { LogBucketCounter, logErrorShare, logMoodTerm, logSentiment } from './logs/log-step-counter.js';
 import { LogBurstDetector, type LogBurstEvent } from './logs/log-burst.js';
 import { LogSeries } from './logs/log-series.js';
@@ -132,7 +134,8 @@ const LAST_THROUGHPUT_DROP = LAST_SIGNALS + SIGNAL_NAMES.length;
 const LAST_BUSINESS = LAST_THROUGHPUT_DROP + 1;
 const LAST_SOURCES = LAST_BUSINESS + 3;
 const LAST_CONFIDENCE = LAST_SOURCES + 6;
-const LAST_LENGTH = LAST_CONFIDENCE + 1;
+const LAST_CRITICAL_FOR = LAST_CONFIDENCE + 1;
+const LAST_LENGTH = LAST_CRITICAL_FOR + 1;
 
 /** the env of the running step, for the id factories below (no closure per step) */
 let idEnv: StepEnv | null = null;
@@ -160,6 +163,9 @@ function emptySources(): SourceRatios {
   return { metricR: null, logR: null, traceR: null, traceRA: null, primaryMetric: null, alphaBurst: 0, alphaStable: 0 };
 }
 
+/** the lines of one metricR input as the decision layer reads them (scratch of one step) */
+const INPUT_LINES: InputLines = { burstSlope: 0, burstStdError: 0, burstSpan: 0, stableSlope: 0, burstMean: 0, stableMean: 0 };
+
 /** where touchAhead leaves the sum of what it read (a store, so the reads stay) */
 const AHEAD_TOUCHED = new Float64Array(1);
 
@@ -178,7 +184,7 @@ export class WorkloadAnalyzer {
   private nearMiss: NearMissTracker | null = null;
   /** created at the first fingerprint recorded or restored */
   private fingerprints: FingerprintStore | null = null;
-  private bands = new BandTracker();
+  private decision = new AlertDecision();
   private episodes = new RuptureEpisodeTracker();
   private explainRecord: ExplainRecord | null = null;
   steps = 0;
@@ -202,6 +208,7 @@ export class WorkloadAnalyzer {
   private lastNumbers: number[] | null = null;
   private lastNulls = 0;
   private lastPrimaryMetric: string | null = null;
+  private lastState: WorkloadSnapshot['state'] = 'stable';
   private lastRuptureId: string | null = null;
   private lastPatternMatch: PatternMatch | null = null;
   private lastCalibrationSteps = 0;
@@ -347,7 +354,7 @@ export class WorkloadAnalyzer {
       const burst = this.logBurst.step({ bucketIndex: bucket.index, warn: counts.warn, error: counts.error }, newLogBurstId);
       if (burst.started !== null) sink.logBursts.push(burst.started);
       if (burst.ended !== null) sink.logBursts.push(burst.ended);
-      if (counts.present) logR = burst.logR;
+      if (counts.present) logR = gatedLogRatio(burst.logR, burst.count, burst.baselineMean, DEFAULT_LOG_GATE);
       moodTerm = logMoodTerm(logSentiment(counts));
       recentLogs = counts.recentClassified;
       errorShare = logErrorShare(counts);
@@ -396,19 +403,20 @@ export class WorkloadAnalyzer {
     sources.traceR = traceR;
     sources.traceRA = traceRA;
     const fusedR = fusedROf(sources.metricR, logR, traceR);
-    const state = stateOf(fusedR);
-    // one story: a step inside a rupture band never reports a health above the band's ceiling
-    values.health_score = Math.min(values.health_score, healthCeiling(state));
 
-    // §6 calibration, §4.4 bands, §8.1 episodes
+    // §6 calibration, §4.4 bands through the decision layer (hysteresis, dwell), §8.1 episodes
     this.steps += 1;
     const calibrated = this.steps >= env.calibrationSteps;
     const quiet = !calibrated || this.inQuietPeriod(tStep, env.contextEvents);
-    const episode = this.episodes.step({ fusedR, calibrated, tStepMs: tStep }, newRuptureId);
+    const corroborated = (logR !== null && logR > 1) || (traceR !== null && traceR >= 1);
+    const decision = this.decision.decide(this.key, fusedR, tStep, quiet, corroborated);
+    const state = decision.state;
+    const episode = this.episodes.step({ fusedR, rupture: decision.band !== 'normal', calibrated, tStepMs: tStep }, newRuptureId);
     const ruptureId = episode.ruptureId;
-    const bandEvent = this.bands.update({ workload: this.key, state, fusedR, timeMs: tStep, quiet, ruptureId });
-    if (bandEvent !== null) sink.bandEvents.push(bandEvent);
+    if (decision.event !== null) sink.bandEvents.push({ ...decision.event, ruptureId });
     const phase: WorkloadPhase = !calibrated ? 'Calibrating' : isRupture(state) ? 'Rupture' : 'Active';
+    // one story: a step inside a rupture band never reports a health above the band's ceiling
+    values.health_score = Math.min(values.health_score, healthCeiling(state));
 
     // §5.1 derived series (their values known now, their context slots are touched together first)
     const derived = DERIVED_VALUES;
@@ -473,6 +481,7 @@ export class WorkloadAnalyzer {
       ruptureId: episode.closed ? null : ruptureId,
       sources,
       confidence,
+      criticalForMs: decision.criticalForMs,
     };
 
     // §8 explain record: refreshed every step of the episode, closed at its end
@@ -530,6 +539,8 @@ export class WorkloadAnalyzer {
     v[LAST_SOURCES + 4] = src.alphaBurst;
     v[LAST_SOURCES + 5] = src.alphaStable;
     v[LAST_CONFIDENCE] = s.confidence;
+    v[LAST_CRITICAL_FOR] = s.criticalForMs ?? 0;
+    this.lastState = s.state;
     this.lastNulls = (src.metricR === null ? 1 : 0) | (src.logR === null ? 2 : 0) | (src.traceR === null ? 4 : 0) | (src.traceRA === null ? 8 : 0);
     this.lastPrimaryMetric = src.primaryMetric;
     this.lastRuptureId = s.ruptureId;
@@ -542,7 +553,7 @@ export class WorkloadAnalyzer {
   private lastSnapshot(v: readonly number[]): WorkloadSnapshot {
     const calibrationSteps = this.lastCalibrationSteps;
     const fusedR = v[LAST_FUSED_R]!;
-    const state = stateOf(fusedR);
+    const state = this.lastState;
     const calibrated = this.steps >= calibrationSteps;
     const nulls = this.lastNulls;
     const pm = this.lastPatternMatch;
@@ -582,6 +593,7 @@ export class WorkloadAnalyzer {
         alphaStable: v[LAST_SOURCES + 5]!,
       },
       confidence: v[LAST_CONFIDENCE]!,
+      criticalForMs: v[LAST_CRITICAL_FOR]!,
     };
   }
 
@@ -636,7 +648,8 @@ export class WorkloadAnalyzer {
       spanWindow: this.spanWindow?.exportState() ?? null,
       nearMiss: this.nearMiss?.exportState() ?? { inNearMiss: false, recordedAtMs: [] },
       fingerprints: this.fingerprints?.exportState() ?? { seq: 0, fingerprints: [] },
-      bands: this.bands.toJSON(),
+      bands: { lastBand: this.decision.band, lastState: this.decision.announcedState },
+      decision: this.decision.toJSON(),
       episodes: this.episodes.exportState(),
       explainRecord: this.explainRecord,
       snapshot: this.snapshotOrNull,
@@ -689,7 +702,8 @@ export class WorkloadAnalyzer {
       const fingerprintState = fingerprints.exportState();
       w.fingerprintCount = fingerprintState.fingerprints.length;
       w.fingerprints = fingerprintState.seq > 0 || w.fingerprintCount > 0 ? fingerprints : null;
-      w.bands = BandTracker.fromJSON(s.bands);
+      if (s.decision !== undefined) w.decision = AlertDecision.fromJSON(s.decision);
+      if (w.restored !== null) w.lastState = w.restored.state;
       w.episodes = RuptureEpisodeTracker.fromState(s.episodes);
       w.explainRecord = s.explainRecord;
       w.restored = s.snapshot;
@@ -738,7 +752,10 @@ export class WorkloadAnalyzer {
     w.last = y;
   }
 
-  /** metricR = max over the metricR inputs with a full burst window (§2.2); present only with a metric bucket ≤ 5 min old */
+  /**
+   * metricR = max over the metricR inputs with a full burst window (§2.2), each input's burst slope
+   * through the decision layer's significance gate; present only with a metric bucket ≤ 5 min old
+   */
   private metricSources(tStep: number, cfg: AnalysisConfig): SourceRatios {
     const sources = emptySources();
     if (tStep - this.lastMetricMs > cfg.absenceMs) return sources;
@@ -746,16 +763,33 @@ export class WorkloadAnalyzer {
     for (const name of METRIC_R_INPUTS) {
       const w = this.windows.get(name);
       if (w === undefined) continue;
-      const r = w.shared ? seriesMetricRatio(w.series, cfg.noiseGate) : metricRatio(w.burst, w.stable, cfg.noiseGate);
-      if (r === null || !Number.isFinite(r)) continue;
+      const lines = INPUT_LINES;
+      if (w.shared) {
+        if (!seriesBurstFull(w.series)) continue;
+        lines.burstSlope = seriesBurstSlope(w.series);
+        lines.burstStdError = seriesBurstSlopeStdError(w.series);
+        lines.burstSpan = seriesBurstSpan(w.series);
+        lines.stableSlope = seriesStableSlope(w.series);
+        lines.burstMean = seriesBurstMean(w.series);
+        lines.stableMean = w.series.stableLine.meanY();
+      } else {
+        if (!w.burst.full) continue;
+        lines.burstSlope = w.burst.slope();
+        lines.burstStdError = w.burst.slopeStdError();
+        lines.burstSpan = w.burst.lastX() - w.burst.firstX();
+        lines.stableSlope = w.stable.slope();
+        lines.burstMean = w.burst.meanY();
+        lines.stableMean = w.stable.meanY();
+      }
+      const r = this.decision.metricRatio(name, lines);
+      if (!Number.isFinite(r)) continue;
       // every metricR input is worse when it rises: a falling one (recovery) is present but never the maximum
-      const burst = w.shared ? seriesBurstSlope(w.series) : w.burst.slope();
-      const ratio = burst > 0 ? r : 0;
+      const ratio = lines.burstSlope > 0 ? r : 0;
       if (best === null || ratio > best) {
         best = ratio;
         sources.primaryMetric = ratio > 0 ? name : null;
-        sources.alphaBurst = ratio > 0 ? burst : 0;
-        sources.alphaStable = ratio > 0 ? (w.shared ? seriesStableSlope(w.series) : w.stable.slope()) : 0;
+        sources.alphaBurst = ratio > 0 ? lines.burstSlope : 0;
+        sources.alphaStable = ratio > 0 ? lines.stableSlope : 0;
       }
     }
     sources.metricR = best;
@@ -838,8 +872,9 @@ export class WorkloadAnalyzer {
   private anomaliesOf(points: readonly SeriesPoint[], tMs: number, quiet: boolean, env: StepEnv, out: AnomalyEvent[]): void {
     for (let i = 0; i < points.length; i++) {
       const p = points[i]!;
-      if (p.firings.length === 0 || (env.suppressions.length > 0 && this.suppressed(p.series, tMs, env.suppressions))) continue;
+      if (p.firings.length === 0 || !judgedAsLevel(p.series) || (env.suppressions.length > 0 && this.suppressed(p.series, tMs, env.suppressions))) continue;
       const consensus = !quiet && p.consensus;
+      const severity = anomalySeverity(consensus, quiet, this.decision.band);
       for (let k = 0; k < p.firings.length; k++) {
         const f = p.firings[k]!;
         out.push({
@@ -847,7 +882,7 @@ export class WorkloadAnalyzer {
           workload: this.key,
           metric: p.series,
           method: f.method,
-          severity: consensus ? 'critical' : 'warning',
+          severity,
           value: f.value,
           expected: f.expected,
           score: f.score,

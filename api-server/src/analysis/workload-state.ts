@@ -34,6 +34,8 @@ export interface WorkloadState {
   fingerprints: unknown;
   bands: { lastBand: Band; lastState: WorkloadSnapshot['state'] };
   episodes: unknown;
+  /** the decision layer's state (decision/alert-decision.ts); absent in states saved before it */
+  decision?: unknown;
   explainRecord: ExplainRecord | null;
   snapshot: WorkloadSnapshot | null;
 }
@@ -63,6 +65,7 @@ const workloadStateSchema = z.object({
   fingerprints: z.unknown(),
   bands: z.object({ lastBand: z.enum(['normal', 'warning', 'critical', 'emergency']), lastState: ruptureState }),
   episodes: z.unknown(),
+  decision: z.unknown().optional(),
   explainRecord: z.object({ ruptureId: z.string() }).passthrough().nullable(),
   snapshot: z.object({ key: z.string(), fusedR: finite }).passthrough().nullable(),
 });

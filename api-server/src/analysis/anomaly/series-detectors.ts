@@ -39,7 +39,7 @@ import {
 } from '../ensemble/series-memory.js';
 import { sortedCount, sortedMedian, sortedMedianAbsDeviation, sortedZeroDeviation } from '../ensemble/sorted-slots.js';
 import { atZeroPoint } from '../ensemble/zero-point.js';
-import { LINE_POINTS, lineCount, lineFirstX, lineLastX, lineNextPointAt, linePredict, linePush, lineSlope } from '../regression/line-slots.js';
+import { LINE_POINTS, lineCount, lineFirstX, lineLastX, lineMeanY, lineNextPointAt, linePredict, linePush, lineSlope, lineSlopeStdError } from '../regression/line-slots.js';
 import { LineView, slopeRatio, type RegressionLine } from '../regression/sliding-regression.js';
 import { allocateNovelty, noveltyExpertScores, noveltyFromJSON, noveltyToJSON, observeNovelty, releaseNovelty, type NoveltyExperts } from './novelty-score.js';
 
@@ -117,6 +117,27 @@ export function touchDetectorLines(ensemble: SeriesEnsemble): number {
 }
 
 /** the slope of the series' burst line */
+/** the burst line's slope standard error (decision/slope-significance.ts), +Infinity under 3 points */
+export function seriesBurstSlopeStdError(ensemble: SeriesEnsemble): number {
+  return lineSlopeStdError(ensemble.memory, BURST_LINE, BURST_POINTS);
+}
+
+/** whether the burst window is full (metricR needs 20 points) */
+export function seriesBurstFull(ensemble: SeriesEnsemble): boolean {
+  return lineCount(ensemble.memory, BURST_LINE) === BURST_POINTS;
+}
+
+/** the burst window's mean */
+export function seriesBurstMean(ensemble: SeriesEnsemble): number {
+  return lineMeanY(ensemble.memory, BURST_LINE);
+}
+
+/** the burst line's time span (last x − first x), 0 when empty */
+export function seriesBurstSpan(ensemble: SeriesEnsemble): number {
+  const d = ensemble.memory;
+  return lineCount(d, BURST_LINE) === 0 ? 0 : lineLastX(d, BURST_LINE, BURST_POINTS) - lineFirstX(d, BURST_LINE);
+}
+
 export function seriesBurstSlope(ensemble: SeriesEnsemble): number {
   return lineSlope(ensemble.memory, BURST_LINE);
 }

@@ -1,7 +1,7 @@
 /**
  * Rupture episodes (analytics.md §8.1), one tracker per workload: an episode opens at the first
- * calibrated step with state warning or worse (FusedR ≥ 1.5, bands.ts) and closes at the first
- * step below 1.5. Ids come from the injected factory (`r_` + 12 hex). Peak FusedR and its time
+ * calibrated step with state warning or worse (FusedR ≥ 1.5, bands.ts, or the decision layer's
+ * announced band when the caller gives it) and closes at the first step back in normal. Ids come from the injected factory (`r_` + 12 hex). Peak FusedR and its time
  * are tracked. State: one open episode.
  */
 import { z } from 'zod';
@@ -35,8 +35,9 @@ export type RuptureEpisodeState = z.infer<typeof stateSchema>;
 export class RuptureEpisodeTracker {
   private open: OpenEpisode | null = null;
 
-  step(input: { fusedR: number; calibrated: boolean; tStepMs: number }, newId: () => string): EpisodeStep {
-    const rupture = isRupture(stateOf(input.fusedR));
+  /** `rupture` (the decision layer's announced band is not normal) overrides the FusedR band when given */
+  step(input: { fusedR: number; rupture?: boolean; calibrated: boolean; tStepMs: number }, newId: () => string): EpisodeStep {
+    const rupture = input.rupture ?? isRupture(stateOf(input.fusedR));
     const o = this.open;
     if (o === null) {
       if (!input.calibrated || !rupture) return NO_EPISODE;

@@ -123,6 +123,26 @@ function lineRecompute(d: Float64Array, at: number, capacity: number): void {
   d[at + CXY] = cxy;
 }
 
+/**
+ * The standard error of the line's slope from its own residuals: sqrt(SSE / (n − 2) / Σ(x − x̄)²);
+ * +Infinity with fewer than 3 points or no spread in x (no slope can be told from noise).
+ */
+export function lineSlopeStdError(d: Float64Array, at: number, capacity: number): number {
+  const n = (d[at + N] as number) | 0;
+  const vx = d[at + VX] as number;
+  if (n < 3 || !(vx > 0)) return Number.POSITIVE_INFINITY;
+  const mx = d[at + MX] as number;
+  const my = d[at + MY] as number;
+  const b = (d[at + CXY] as number) / vx;
+  let sse = 0;
+  for (let k = 0; k < n; k += 1) {
+    const p = at + LINE_POINTS + 2 * slot(d, at, capacity, k);
+    const r = (d[p + 1] as number) - my - b * ((d[p] as number) - mx);
+    sse += r * r;
+  }
+  return Math.sqrt(sse / (n - 2) / vx);
+}
+
 export function lineSlope(d: Float64Array, at: number): number {
   const vx = d[at + VX] as number;
   return (d[at + N] as number) >= 2 && vx > 0 ? (d[at + CXY] as number) / vx : 0;

@@ -24,6 +24,7 @@ import {
   lineRegion,
   lineSetMoments,
   lineSlope,
+  lineSlopeStdError,
   type LineMoments,
 } from './line-slots.js';
 
@@ -41,6 +42,8 @@ export interface RegressionLine {
   readonly count: number;
   readonly full: boolean;
   slope(): number;
+  /** the slope's standard error from the line's residuals (+Infinity under 3 points) */
+  slopeStdError(): number;
   intercept(): number;
   predict(x: number): number;
   firstX(): number;
@@ -74,6 +77,9 @@ abstract class LineReader implements RegressionLine {
   }
   slope(): number {
     return lineSlope(this.d, this.at);
+  }
+  slopeStdError(): number {
+    return lineSlopeStdError(this.d, this.at, this.capacity);
   }
   intercept(): number {
     return lineIntercept(this.d, this.at);

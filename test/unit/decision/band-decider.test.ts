@@ -1,0 +1,87 @@
+import { expect } from 'chai';
+import { BandDecider, type DecisionInput } from '../../../api-server/src/analysis/decision/band-decider.js';
+import { ChangeEnvelope } from '../../../api-server/src/analysis/decision/change-envelope.js';
+import { LevelHold } from '../../../api-server/src/analysis/decision/level-hold.js';
+
+const W = 'shop/Deployment/api';
+const run = (d: BandDecider, values: number[], extra: Partial<DecisionInput> = {}, t0 = 0) =>
+  values.map((fusedR, i) => d.step({ workload: W, fusedR, timeMs: t0 + i * 15_000, quiet: false, held: false, ...extra }));
+
+describe('decision: the band decider (hysteresis, dwell, one event per episode)', () => {
+  const config = { dwellUpSteps: 2, recoverBelow: 1.0, dwellRecoverSteps: 3 };
+
+  it('escalates after two steps above, to the lowest band held; only rises within the episode; one recovery', () => {
+    const d = new BandDecider(config);
+    const steps = run(d, [2.0, 3.0, 5.0, 5.0, 2.0, 0.5, 0.5, 0.5]);
+    expect(steps.map((s) => s.event?.type ?? null)).to.deep.equal([null, 'warning', null, 'emergency', null, null, null, 'recovered']);
+    expect(steps.map((s) => s.state)).to.deep.equal(['elevated', 'warning', 'warning', 'emergency', 'emergency', 'emergency', 'emergency', 'stable']);
+    expect(steps[3]!.event).to.include({ previousState: 'warning', state: 'emergency', fusedR: 5, severity: 'emergency', timeMs: 45_000 });
+    // critical or worse since step 3 (45 s): 15 s later at step 4
+    expect(steps[4]!.criticalForMs).to.equal(15_000);
+    expect(steps[7]!.criticalForMs).to.equal(0);
+  });
+
+  it('a one-step spike raises nothing; a value between 1.0 and 1.5 does not count towards recovery (hysteresis)', () => {
+    const d = new BandDecider(config);
+    expect(run(d, [6, 0.2, 6, 0.2]).every((s) => s.event === null)).to.equal(true);
+    const e = new BandDecider(config);
+    const steps = run(e, [3, 3, 1.2, 1.2, 1.2, 1.2, 0.9, 0.9]);
+    expect(steps.map((s) => s.event?.type ?? null)).to.deep.equal([null, 'critical', null, null, null, null, null, null]);
+    expect(steps[7]!.band).to.equal('critical');
+    expect(run(e, [0.9], {}, 8 * 15_000)[0]!.event?.type).to.equal('recovered');
+  });
+
+  it('a held level keeps the episode open; quiet steps change nothing', () => {
+    const d = new BandDecider(config);
+    run(d, [3, 3]);
+    expect(run(d, [0.1, 0.1, 0.1, 0.1], { held: true }).every((s) => s.band === 'critical')).to.equal(true);
+    const q = new BandDecider(config);
+    expect(run(q, [5, 5, 5], { quiet: true }).every((s) => s.event === null && s.band === 'normal')).to.equal(true);
+  });
+
+  it('metric evidence alone is at most a warning; critical needs a second source', () => {
+    const d = new BandDecider(config);
+    const steps = run(d, [6, 6, 6], { corroborated: false });
+    expect(steps.map((s) => s.event?.type ?? null)).to.deep.equal([null, 'warning', null]);
+    expect(run(d, [6, 6], { corroborated: true }, 45_000).map((s) => s.event?.type ?? null)).to.deep.equal([null, 'emergency']);
+  });
+
+  it('round-trips its state', () => {
+    const d = new BandDecider(config);
+    run(d, [3, 3, 0.5]);
+    const e = BandDecider.fromJSON(d.toJSON(), config);
+    expect(run(e, [0.5, 0.5], {}, 45_000).map((s) => s.event?.type ?? null)).to.deep.equal([null, 'recovered']);
+  });
+});
+
+describe('decision: the burst-change envelope (the workload learns its own jumps)', () => {
+  it('takes a change one lag late and decays with its half-life (hand-checked)', () => {
+    // lag 2, margin 1.5, half-life 1 step (decay 0.5)
+    const e = new ChangeEnvelope({ halfLifeSteps: 1, margin: 1.5, lagSteps: 2 });
+    e.observe('cpu', 0.1);
+    e.observe('cpu', -0.2);
+    expect(e.peak('cpu')).to.equal(0);
+    e.observe('cpu', 0);
+    expect(e.peak('cpu')).to.be.closeTo(0.1, 1e-12);
+    expect(e.threshold('cpu', 0.05)).to.be.closeTo(0.15, 1e-12);
+    e.observe('cpu', 0);
+    expect(e.peak('cpu')).to.be.closeTo(0.2, 1e-12);
+    e.observe('cpu', 0);
+    expect(e.peak('cpu')).to.be.closeTo(0.1, 1e-12);
+    expect(e.threshold('memory', 0.05)).to.equal(0.05);
+    const back = ChangeEnvelope.fromJSON(e.toJSON(), { halfLifeSteps: 1, margin: 1.5, lagSteps: 2 });
+    expect(back.peak('cpu')).to.be.closeTo(0.1, 1e-12);
+  });
+});
+
+describe('decision: the level hold', () => {
+  it('holds while an input is more than 0.1 from its level before the episode, or at 0.9 or above', () => {
+    const h = new LevelHold({ away: 0.1, saturated: 0.9 });
+    h.open(new Map([['memory', 0.5]]));
+    expect(h.held(new Map([['memory', 0.65]]))).to.equal(true);
+    expect(h.held(new Map([['memory', 0.55]]))).to.equal(false);
+    expect(h.held(new Map([['cpu', 0.95]]))).to.equal(true);
+    h.close();
+    expect(h.held(new Map([['memory', 0.65]]))).to.equal(false);
+  });
+});
