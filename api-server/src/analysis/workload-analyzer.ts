@@ -59,8 +59,8 @@ import { RuptureEpisodeTracker } from './episodes/rupture-episode.js';
 import { primaryPipeline, topFactor } from './explain/top-factor.js';
 import { buildNarrative } from './explain/narrative.js';
 import { diagnose, type Diagnosis } from './explain/diagnosis.js';
-import { dependencyEdges, recentDeploy, seriesTrend, uptimeResets } from './explain/diagnosis-inputs.js';
-import { failureEta, TREND_INPUTS } from './explain/failure-eta.js';
+import { dependencyEdges, lineTrend, recentDeploy, seriesTrend, uptimeResets } from './explain/diagnosis-inputs.js';
+import { earliestInputEta, failureEta, TREND_INPUTS, trendSlope } from './explain/failure-eta.js';
 import { recommendationFor } from './explain/recommendation-rules.js';
 import { contextEventLines } from './explain/context-lines.js';
 import { parseWorkloadState, type WorkloadState } from './workload-state.js';
@@ -438,6 +438,9 @@ export class WorkloadAnalyzer {
     // §7.1 health forecast
     this.pushHealth(values.health_score);
     const healthForecast = forecastHealthOf(this.healthRing, this.healthHead, this.healthRing.length, calibrated, cfg.bucketMs);
+    // one forecast: an input trending to its failure edge gives the critical ETA (a rupture's explain record overrides it below)
+    const inputEta = calibrated ? this.inputEtaSeconds() : null;
+    if (inputEta !== null) healthForecast.criticalEtaMinutes = Math.floor(inputEta / 60);
 
     // §7.2 business (the near-miss tracker exists from the first FusedR ≥ 2: below, a new one stays as it is)
     if (this.nearMiss === null && fusedR >= NEAR_MISS_ENTER) this.nearMiss = new NearMissTracker();
@@ -497,7 +500,7 @@ export class WorkloadAnalyzer {
     }
     sink.explain = explain;
     // one forecast: inside an open rupture, critical_eta_minutes is the explain record's ETA
-    this.lastCriticalEta = explain !== null && explain.closedAtMs === null ? etaMinutesOf(explain) : null;
+    this.lastCriticalEta = explain !== null && explain.closedAtMs === null ? etaMinutesOf(explain) : inputEta !== null ? Math.floor(inputEta / 60) : null;
     if (this.lastCriticalEta !== null) snapshot.healthForecast.criticalEtaMinutes = this.lastCriticalEta;
 
     this.prevStepMs = tStep;
@@ -595,6 +598,20 @@ export class WorkloadAnalyzer {
       confidence: v[LAST_CONFIDENCE]!,
       criticalForMs: v[LAST_CRITICAL_FOR]!,
     };
+  }
+
+  /** earliestInputEta over the metricR inputs' windows (latest value, 60-min slope) */
+  private inputEtaSeconds(): number | null {
+    const inputs = [];
+    for (const name of TREND_INPUTS) {
+      const w = this.windows.get(name);
+      if (w === undefined) continue;
+      inputs.push({ input: name, last: w.last, stableSlope: w.shared ? seriesStableSlope(w.series) : w.stable.slope() });
+    }
+    return earliestInputEta(inputs, (name) => {
+      const t = seriesTrend(name, this.series.ensemble(name));
+      return t === null ? Number.NaN : trendSlope(t.burstSlopePerSecond, t.slopePerSecond);
+    });
   }
 
   private withRuptureEta(f: HealthForecast): HealthForecast {
@@ -911,7 +928,7 @@ export class WorkloadAnalyzer {
     }
     return diagnose({
       trends,
-      requestRate: seriesTrend('request_rate', this.series.ensemble('request_rate')),
+      requestRate: lineTrend('request_rate', this.series.ensemble('request_rate')),
       restarts: seriesTrend('restarts', this.series.ensemble('restarts'), true),
       uptimeResets: uptimeResets(this.series.ensemble('uptime')),
       downstream: dependencyEdges(env.graph.edgesFrom(this.name, nowMs)),

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { ETA_CAP_SECONDS, failureEta, failureEtaSeconds, trendSlope } from '../../../api-server/src/analysis/explain/failure-eta.js';
+import { ETA_CAP_SECONDS, earliestInputEta, failureEta, failureEtaSeconds, trendSlope } from '../../../api-server/src/analysis/explain/failure-eta.js';
 
 describe('failure ETA: one model for ttf_seconds, critical_eta_minutes and the narrative', () => {
   it('time for the input to reach its edge on its trend', () => {
@@ -38,5 +38,16 @@ describe('failure ETA: one model for ttf_seconds, critical_eta_minutes and the n
         else expect(eta.criticalEtaMinutes).to.equal(0);
       }),
     );
+  });
+});
+
+describe('failure ETA outside a rupture: the soonest input on its 60-min slope', () => {
+  it('takes the soonest input under the cap, nothing for flat or slow inputs', () => {
+    // memory 0.5 at 1e-4 /s: 5000 s; cpu 0.5 at 2e-4 /s: 2500 s; latency flat
+    expect(earliestInputEta([{ input: 'memory', last: 0.5, stableSlope: 1e-4 }, { input: 'cpu', last: 0.5, stableSlope: 2e-4 }, { input: 'latency', last: 0.2, stableSlope: 0 }])).to.equal(2500);
+    // the trend slope refines an input the 60-min slope let in: cpu at 5e-4 /s: 1000 s
+    expect(earliestInputEta([{ input: 'cpu', last: 0.5, stableSlope: 2e-4 }], () => 5e-4)).to.equal(1000);
+    // 0.5 left at 2e-6 /s: 250000 s, beyond the 6-h cap
+    expect(earliestInputEta([{ input: 'memory', last: 0.5, stableSlope: 2e-6 }])).to.equal(null);
   });
 });

@@ -24,6 +24,7 @@ export function seriesTrend(name: string, ensemble: SeriesEnsemble | undefined, 
   const line = ensemble.stableLine;
   if (line.count < 2) return null;
   const { xs, ys } = line.toJSON();
+  if (xs.length < 2) return null;
   const last = ys.length - 1;
   let at = 0;
   if (!counter) for (let i = 1; i <= last; i++) if (ys[i]! <= ys[at]!) at = i;
@@ -48,6 +49,18 @@ export function uptimeResets(ensemble: SeriesEnsemble | undefined): number {
   let n = 0;
   for (let i = 1; i < ys.length; i++) if (ys[i]! < ys[i - 1]! - 60) n += 1;
   return n;
+}
+
+/**
+ * The trend of a noisy level (traffic): its 60-min regression line from its first to its last
+ * point, so one low and one high sample do not make a rise. Null as seriesTrend.
+ */
+export function lineTrend(name: string, ensemble: SeriesEnsemble | undefined): InputTrend | null {
+  if (ensemble === undefined || ensemble.stableLine.count < 2) return null;
+  const line = ensemble.stableLine;
+  const x0 = line.firstX();
+  const x1 = line.lastX();
+  return { input: name, from: line.predict(x0), to: line.predict(x1), spanSeconds: x1 - x0, slopePerSecond: line.slope(), burstSlopePerSecond: 0 };
 }
 
 export function dependencyEdges(edges: readonly ServiceEdge[]): DependencyEdge[] {

@@ -7,7 +7,9 @@
  * rising input; none → no estimate). Without a
  * diagnosed input the ETA is the health forecast's: the time the health line reaches the critical
  * edge 0.4. The narrative's "Estimated time to failure", the explain record's `ttf_seconds` and
- * the snapshot's `health_forecast.critical_eta_minutes` are all this one number.
+ * the snapshot's `health_forecast.critical_eta_minutes` are all this one number. Outside a rupture
+ * `critical_eta_minutes` is the soonest input ETA on the inputs' 60-min slopes (earliestInputEta),
+ * else the health line's.
  */
 
 export const TREND_INPUTS = ['memory', 'cpu', 'latency', 'error_rate'] as const;
@@ -60,4 +62,26 @@ export function failureEta(diagnosisEtaSeconds: number | null, healthCriticalEta
     return { ttfSeconds: m * 60, criticalEtaMinutes: m, basis: 'health-trend' };
   }
   return { ttfSeconds: ETA_CAP_SECONDS, criticalEtaMinutes: 0, basis: 'none' };
+}
+
+/**
+ * The early warning outside a rupture: the soonest time any input reaches its edge, in seconds;
+ * null when none gets there within the cap. An input counts only when its 60-min slope (robust
+ * to the 5-min window's noise) gets it there within the cap; its ETA then uses the trend slope
+ * (`refine`: the 5-min slope and the rise rate since the trough, as inside a rupture), which does
+ * not lag a ramp younger than the hour.
+ */
+export function earliestInputEta(
+  inputs: readonly { input: TrendInput; last: number; stableSlope: number }[],
+  refine: (input: TrendInput) => number = () => Number.NaN,
+): number | null {
+  let best: number | null = null;
+  for (const i of inputs) {
+    const rough = failureEtaSeconds(i.input, i.last, i.stableSlope);
+    if (rough === null || rough >= ETA_CAP_SECONDS) continue;
+    const slope = refine(i.input);
+    const eta = Number.isFinite(slope) && slope > 0 ? (failureEtaSeconds(i.input, i.last, slope) ?? rough) : rough;
+    if (best === null || eta < best) best = eta;
+  }
+  return best;
 }
