@@ -135,10 +135,14 @@ export type ActionType = (typeof ACTION_TYPES)[number];
 export type ActionTier = 1 | 2;
 
 export interface HealthActionParams {
+  /** restart: `rolling` */
+  strategy?: string;
   replicas?: number;
   delta?: number;
   reason?: string;
   dependency?: string;
+  /** rollback recommendation: the context event rolled back */
+  event?: string;
 }
 
 export interface HealthActionSpec {
@@ -180,8 +184,9 @@ export interface HealthActionTarget {
   name?: string;
 }
 
-/** Write-ahead journal of a scale (§9.2). */
+/** Write-ahead journal of a scale (§9.2) or a restart (restartedAt, the pod template annotation's value). */
 export interface HealthActionExecution {
+  restartedAt?: DateTime;
   previousReplicas?: number;
   targetReplicas?: number;
   observedReplicas?: number;

@@ -15,6 +15,7 @@ import { WorkQueue } from './kube/work-queue.js';
 import type { OperatorMetrics } from './ops/operator-metrics.js';
 import { ActionReconciler } from './reconcile/action-reconciler.js';
 import { ScaleExecutor } from './reconcile/scale-executor.js';
+import { RestartExecutor } from './reconcile/restart-executor.js';
 import { SuppressionReconciler, phaseAt } from './reconcile/suppression-reconciler.js';
 import { WeightsReconciler } from './reconcile/weights-reconciler.js';
 import type { SidecarClient } from './sidecar/sidecar-client.js';
@@ -95,12 +96,14 @@ export class Operator {
       cache: this.actions,
       sidecar,
       executor,
+      restarter: new RestartExecutor(kc.makeApiClient(AppsV1Api), { dryRun: settings.dryRun }),
       events,
       operatorNamespace: settings.namespace,
       logger,
       isLeader: () => this.leading,
       enqueue: (ns, name) => this.queue.add(`action/${ns}/${name}`),
       scaled: (outcome) => metrics.scale.inc({ outcome }),
+      restarted: (outcome) => metrics.restart.inc({ outcome }),
       namespaceExists: async (ns) => {
         try {
           await core.readNamespace({ name: ns });

@@ -22,7 +22,8 @@ const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disabl
 const KEY = 'e2e-dashboard-key';
 const WORKLOAD = 'demo/Deployment/payment-api';
 const DIST = resolve('dashboard', 'dist');
-const SHOTS = resolve('test-output', 'screenshots');
+const OUTPUT = resolve('test-output');
+const SHOTS = resolve(OUTPUT, 'screenshots');
 
 /**
  * The hour before now as `/sim/inject` backfills it for cascade-failure: its calm start (k = 0,
@@ -199,6 +200,49 @@ describe('dashboard in headless Chromium against the real service', function () 
     await eventually(async () => ((await shown.getAttribute('data-state')) === 'executed' ? true : undefined), 30_000, 'the row to show executed');
     expect(((await svc.get(`/actions/${id}`)).body as { state: string }).state).to.equal('executed');
     await page.screenshot({ path: join(SHOTS, 'actions.png'), fullPage: true });
+  });
+
+  it('the sim-injected memory leak reads right end to end: fleet diagnosis line, episode explanation, restart action, time axis', async () => {
+    const leak = 'demo/Deployment/ledger';
+    expect((await svc.post('/sim/inject', { pattern: 'memory-leak', host: 'demo/ledger', duration_minutes: 10 })).status).to.equal(202);
+    await page.getByRole('link', { name: 'Fleet' }).first().click();
+    const tile = page.locator(`li.tile[data-key="${leak}"]`);
+    await eventually(async () => ((await tile.getAttribute('data-band').catch(() => 'normal')) !== 'normal' ? true : undefined), 150_000, 'the leaking tile to leave the normal band');
+    const line = tile.getByTestId('tile-diagnosis');
+    await line.filter({ hasText: /^memory leak: memory \d+ % → \d+ % in \d+ (s|min), \+\d+ %\/h$/ }).waitFor({ timeout: 60_000 });
+    await page.screenshot({ path: join(OUTPUT, 'memory-leak-fleet.png'), fullPage: true });
+
+    await tile.locator('a.tile-name').click();
+    await page.getByRole('heading', { name: 'ledger' }).waitFor();
+    // the explanation shows the episode whenever the workload is out of normal
+    await page.getByTestId('diagnosis').filter({ hasText: 'memory leak: memory' }).waitFor({ timeout: 30_000 });
+    const narrative = (await page.getByTestId('narrative').textContent()) ?? '';
+    expect(narrative).to.match(/Diagnosis: memory leak — memory \d+ % → \d+ %/);
+    expect(narrative).to.contain('Recommended action: Rolling restart of demo/Deployment/ledger');
+    expect(await page.locator('.explain').textContent()).to.not.contain('No rupture');
+    // one forecast: the critical ETA and the time to failure say the same minutes
+    // (the snapshot and the narrative are polled apart, so they may be a step apart for a moment)
+    const agree = async (): Promise<[string | null, string | null]> => [await page.getByTestId('critical-eta').getAttribute('data-minutes'), await page.getByTestId('ttf').getAttribute('data-seconds')];
+    await eventually(async () => {
+      const [minutes, seconds] = await agree();
+      return minutes !== null && seconds !== null && Number(minutes) === Math.floor(Number(seconds) / 60) ? true : undefined;
+    }, 30_000, 'critical_eta_minutes = floor(ttf_seconds / 60)').catch(async (error: unknown) => {
+      throw new Error(`${String(error)}; last seen ${JSON.stringify(await agree())}`);
+    });
+    // the FusedR history axis is the selected hour ending now, whatever the number of points
+    const chart = page.locator('.chart');
+    await eventually(async () => ((await chart.getAttribute('data-x-max')) ? true : undefined), 20_000, 'the chart range');
+    const [min, max] = [Number(await chart.getAttribute('data-x-min')), Number(await chart.getAttribute('data-x-max'))];
+    expect(max - min).to.equal(3600);
+    expect(Math.abs(max - Date.now() / 1000)).to.be.below(120);
+    await page.screenshot({ path: join(OUTPUT, 'memory-leak-workload.png'), fullPage: true });
+
+    // the engine recommends the restart, not a scale (automation is held by the emergency stop)
+    await page.getByRole('link', { name: 'Actions' }).click();
+    const row = page.locator('tr').filter({ hasText: leak }).filter({ hasText: 'restart · tier' }).first();
+    await row.waitFor({ timeout: 60_000 });
+    expect(await page.locator('tr').filter({ hasText: leak }).filter({ hasText: 'scale · tier' }).count()).to.equal(0);
+    await page.screenshot({ path: join(OUTPUT, 'memory-leak-actions.png'), fullPage: true });
   });
 
   it('logged no console error on the way', () => {

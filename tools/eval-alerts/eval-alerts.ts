@@ -8,6 +8,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runSeed } from './run-eval.js';
 import { scoreRun, summarise, type Summary, type WorkloadResult } from './score.js';
+import { diagnosisRows, diagnosisTable, medianEtaError30 } from './diagnosis-report.js';
 
 export interface EvalOptions {
   seeds: number[];
@@ -97,6 +98,10 @@ async function main(): Promise<void> {
   if (options.nabDir !== null && !existsSync(options.nabDir)) throw new Error(`--nab: no NAB data at ${options.nabDir} (pass --nab <dir> or --no-nab)`);
   const out = await evaluate(options);
   for (const row of behaviourRows(out.workloads)) console.log(row);
+  console.log('');
+  for (const row of diagnosisTable(diagnosisRows(out.workloads))) console.log(row);
+  const eta30 = medianEtaError30(out.workloads);
+  console.log(`median |ETA error| 30 min before failure: ${eta30.median === null ? '-' : eta30.median.toFixed(1)} min (${eta30.n} of ${eta30.of} with an estimate)`);
   console.log(JSON.stringify({ options: out.options, summary: out.summary, events_lost: out.eventsLost, anomaly_reads_saturated: out.anomalyReadsSaturated, wall_seconds: out.wallSeconds }, null, 2));
   const file = flag('out');
   if (file !== undefined) writeFileSync(file, `${JSON.stringify(out, null, 1)}\n`);

@@ -51,6 +51,8 @@ export function failingWorkload(behaviour: FailingBehaviour, name: string, rng: 
         l.latencyMs *= 1 + 3 * Math.max(0, f - 0.6) / 0.4;
         break;
       case 'crash':
+        // the process dies and starts again: uptime restarts from the crash
+        if (b === onset) base.uptimeFrom = onset;
         if (b >= onset) {
           l.errorRate = 0.3 + 0.5 * severity;
           l.errorLogRate = 10 + 20 * severity;
@@ -65,7 +67,15 @@ export function failingWorkload(behaviour: FailingBehaviour, name: string, rng: 
         l.errorLogRate += 8 * f;
         break;
     }
-    return base.draw(b, l);
+    const drawn = base.draw(b, l);
+    if (behaviour === 'dependency_failure') {
+      // the calls to the dependency (a child span per root span) fail: the trace graph names it
+      const p = (0.4 + 0.5 * severity) * f;
+      let errors = 0;
+      for (let k = 0; k < drawn.spans; k++) if (rng.next() < p) errors += 1;
+      drawn.downstream = { service: `${name}-store`, spans: drawn.spans, errors, ms: drawn.spanMs * 0.6 };
+    }
+    return drawn;
   };
   return {
     name,

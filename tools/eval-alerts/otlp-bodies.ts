@@ -62,10 +62,13 @@ let spanSeq = 1;
 const hex = (n: number, width: number): string => n.toString(16).padStart(width, '0');
 
 export function spansBody(chunk: readonly ChunkRows[]): unknown {
-  return {
-    resourceSpans: chunk.map((w) => {
+  const firstSeq = new Map<string, number[]>();
+  const roots = chunk.map((w) => {
       const spans: unknown[] = [];
+      const seqs: number[] = [];
+      firstSeq.set(w.name, seqs);
       for (const [bucket, s] of w.rows) {
+        seqs.push(spanSeq);
         if (s.metrics === null) continue;
         for (let i = 0; i < s.spans; i++) {
           const id = spanSeq++;
@@ -82,6 +85,38 @@ export function spansBody(chunk: readonly ChunkRows[]): unknown {
         }
       }
       return { resource: { attributes: attrs(w.name) }, scopeSpans: [{ spans }] };
-    }),
-  };
+  });
+  return { resourceSpans: [...roots, ...downstreamResources(chunk, firstSeq)] };
+}
+
+/** child spans (calls to a downstream service) of the root spans spansBody gave `firstSpanSeq` on; one resource per callee */
+function downstreamResources(chunk: readonly ChunkRows[], firstSeq: Map<string, number[]>): unknown[] {
+  const out: unknown[] = [];
+  for (const w of chunk) {
+    const seqs = firstSeq.get(w.name) ?? [];
+    const spans: unknown[] = [];
+    let service = '';
+    w.rows.forEach(([bucket, s], row) => {
+      const d = s.downstream;
+      if (s.metrics === null || d === undefined) return;
+      service = d.service;
+      for (let i = 0; i < Math.min(d.spans, s.spans); i++) {
+        const parent = seqs[row]! + i;
+        const id = spanSeq++;
+        const start = bucket * BUCKET_MS + 3000 + 40 * i + 1;
+        spans.push({
+          traceId: hex(parent, 32),
+          spanId: hex(id, 16),
+          parentSpanId: hex(parent, 16),
+          name: 'SELECT',
+          kind: 3,
+          startTimeUnixNano: nanos(start),
+          endTimeUnixNano: nanos(start + Math.max(1, Math.round(d.ms))),
+          status: { code: i < d.errors ? 2 : 1 },
+        });
+      }
+    });
+    if (spans.length > 0) out.push({ resource: { attributes: [{ key: 'service.name', value: { stringValue: service } }] }, scopeSpans: [{ spans }] });
+  }
+  return out;
 }

@@ -17,6 +17,8 @@ export interface BucketSample {
   spans: number;
   spanErrors: number;
   spanMs: number;
+  /** calls to one downstream service, sent as child spans of the first `spans` root spans (a dependency failure) */
+  downstream?: { service: string; spans: number; errors: number; ms: number };
 }
 
 /** the levels a behaviour perturbs before the bucket is drawn */

@@ -13,6 +13,8 @@ import { isLive } from './action.js';
 import type { ActionExecutor } from './executor.js';
 import type { GateSettings } from './tier1-gates.js';
 import { checkTier1Gates } from './tier1-gates.js';
+import { recommendationFor } from '../analysis/explain/recommendation-rules.js';
+import { rollbackRefusal } from './rollback-refusal.js';
 import { mayCreateAction } from './creation-gate.js';
 
 export interface ActionEngineSettings extends GateSettings {
@@ -176,10 +178,14 @@ export class ActionEngine implements ActionDecisions {
       if (!this.drives(snapshot.key)) continue;
       const record = explain(snapshot.ruptureId);
       if (record === undefined) continue;
-      const recommendation = record.recommendation;
       const workload = snapshot.key;
+      // the type, params and reason come from the rule table (records saved before it keep theirs)
+      const recommendation = record.diagnosis === undefined ? record.recommendation : recommendationFor(record.diagnosis, { workload, state: snapshot.state, currentReplicas: null });
+      // an undetermined diagnosis recommends nothing yet
+      if (recommendation === null) continue;
+      const signal = record.topSignal ?? record.topFactor;
       const pairKey = `${workload}|${recommendation.type}`;
-      if (this.policy.isSuppressed(workload, record.topFactor, snapshot.timeMs)) continue;
+      if (this.policy.isSuppressed(workload, signal, snapshot.timeMs)) continue;
       if (this.policy.isQuiet(workload, snapshot.timeMs)) continue;
       if (this.hasLive(workload, recommendation.type)) continue;
       const lastCreation = this.control.lastCreationMs[pairKey];
@@ -198,7 +204,7 @@ export class ActionEngine implements ActionDecisions {
         description: describe(workload, recommendation.type, recommendation.params, recommendation.text),
         confidence: snapshot.confidence,
         fusedR: snapshot.fusedR,
-        triggerSignal: record.topFactor,
+        triggerSignal: signal,
         previousReplicas: null,
         reason: null,
         executor: this.settings.executor,
@@ -285,6 +291,7 @@ export class ActionEngine implements ActionDecisions {
     this.requireAutopilot();
     const action = this.require(id);
     if (action.state !== 'executed') throw new ActionError('conflict', `action ${id} is ${action.state}, only an executed action can be rolled back`);
+    if (action.type !== 'scale') throw new ActionError('conflict', rollbackRefusal(action.type));
     if (this.settings.executor === 'external') {
       if (!action.rollbackRequested) {
         action.rollbackRequested = true;

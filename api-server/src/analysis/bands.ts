@@ -46,3 +46,12 @@ const BAND_RANK: Record<Band, number> = { normal: 0, warning: 1, critical: 2, em
 export function bandRank(band: Band): number {
   return BAND_RANK[band];
 }
+
+/**
+ * Highest health_score a band allows (warning 0.6 `fair`, critical 0.4 `poor`, emergency 0.2
+ * `critical`): the health a step reports never reads "good" inside a rupture.
+ */
+export function healthCeiling(state: RuptureState): number {
+  const band = bandOfState(state);
+  return band === 'emergency' ? 0.2 : band === 'critical' ? 0.4 : band === 'warning' ? 0.6 : 1;
+}

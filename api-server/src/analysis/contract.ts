@@ -8,6 +8,8 @@
  */
 import type { LogRecord, MetricRecord, SpanRecord } from '../ingest/records.js';
 import type { LogBurstEvent } from './logs/log-burst.js';
+import type { Diagnosis } from './explain/diagnosis.js';
+import type { FailureEta } from './explain/failure-eta.js';
 
 export const SIGNAL_NAMES = [
   'stress',
@@ -137,7 +139,14 @@ export interface ExplainRecord {
   peakAtMs: number;
   state: RuptureState;
   modelContributions: Record<string, ModelContribution>;
-  topFactor: WeightedSignal;
+  /** the diagnosed input (memory, cpu, latency, error_rate, restarts, dependency:<service>), else topSignal */
+  topFactor: string;
+  /** the weighted signal with the largest w_k·p_k (analytics.md §8.2): what signal-scoped suppressions match */
+  topSignal?: WeightedSignal;
+  /** what moved (explain/diagnosis.ts); absent on records saved before it existed */
+  diagnosis?: Diagnosis;
+  /** which model gave ttfSeconds (explain/failure-eta.ts) */
+  etaBasis?: FailureEta['basis'];
   signalValues: Record<SignalName, number>;
   primaryPipeline: Pipeline;
   sources: SourceRatios;
@@ -148,7 +157,8 @@ export interface ExplainRecord {
   ttfSeconds: number;
   confidence: number;
   narrative: string;
-  recommendation: ActionRecommendation;
+  /** null: nothing to recommend yet (an undetermined diagnosis) */
+  recommendation: ActionRecommendation | null;
 }
 
 export type ActionType = 'scale' | 'restart' | 'cordon' | 'alert';

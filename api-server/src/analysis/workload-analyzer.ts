@@ -16,6 +16,7 @@ import type {
   ContextEventInput,
   ExplainRecord,
   Fingerprint,
+  HealthForecast,
   ModelContribution,
   PatternMatch,
   SignalName,
@@ -36,7 +37,7 @@ import { stepDtSeconds } from './signals/formulas.js';
 import { DEFAULT_HEALTH_WEIGHTS, type HealthWeights } from './weights/health-weights.js';
 import { calibrationEtaMinutes, calibrationProgress, statusOf } from './calibration/progress.js';
 import { fuse, fusedROf } from './fusion/fusion.js';
-import { isRupture } from './bands.js';
+import { healthCeiling, isRupture } from './bands.js';
 import { AlertDecision, type InputLines } from './decision/alert-decision.js';
 import { DEFAULT_LOG_GATE, gatedLogRatio } from './decision/log-significance.js';
 import { anomalySeverity, judgedAsLevel } from './decision/anomaly-gate.js';
@@ -56,9 +57,11 @@ import { FingerprintStore } from './fingerprint/fingerprint-store.js';
 import { fingerprintVector } from './fingerprint/fingerprint-vector.js';
 import { RuptureEpisodeTracker } from './episodes/rupture-episode.js';
 import { primaryPipeline, topFactor } from './explain/top-factor.js';
-import { ttfSeconds } from './explain/ttf.js';
 import { buildNarrative } from './explain/narrative.js';
-import { recommendAction } from './explain/recommendation.js';
+import { diagnose, type Diagnosis } from './explain/diagnosis.js';
+import { dependencyEdges, lineTrend, recentDeploy, seriesTrend, uptimeResets } from './explain/diagnosis-inputs.js';
+import { earliestInputEta, failureEta, TREND_INPUTS, trendSlope } from './explain/failure-eta.js';
+import { recommendationFor } from './explain/recommendation-rules.js';
 import { contextEventLines } from './explain/context-lines.js';
 import { parseWorkloadState, type WorkloadState } from './workload-state.js';
 
@@ -211,6 +214,8 @@ export class WorkloadAnalyzer {
   private lastRuptureId: string | null = null;
   private lastPatternMatch: PatternMatch | null = null;
   private lastCalibrationSteps = 0;
+  /** the open rupture's ETA in minutes that replaced the health forecast's, null outside one */
+  private lastCriticalEta: number | null = null;
   /** the core's bookkeeping: its weight-table version these weights were resolved at, and the first sample time */
   weightsVersion = -1;
   weights: Readonly<HealthWeights> = DEFAULT_HEALTH_WEIGHTS;
@@ -412,6 +417,8 @@ export class WorkloadAnalyzer {
     const ruptureId = episode.ruptureId;
     if (decision.event !== null) sink.bandEvents.push({ ...decision.event, ruptureId });
     const phase: WorkloadPhase = !calibrated ? 'Calibrating' : isRupture(state) ? 'Rupture' : 'Active';
+    // one story: a step inside a rupture band never reports a health above the band's ceiling
+    values.health_score = Math.min(values.health_score, healthCeiling(state));
 
     // §5.1 derived series (their values known now, their context slots are touched together first)
     const derived = DERIVED_VALUES;
@@ -433,6 +440,9 @@ export class WorkloadAnalyzer {
     // §7.1 health forecast
     this.pushHealth(values.health_score);
     const healthForecast = forecastHealthOf(this.healthRing, this.healthHead, this.healthRing.length, calibrated, cfg.bucketMs);
+    // one forecast: an input trending to its failure edge gives the critical ETA (a rupture's explain record overrides it below)
+    const inputEta = calibrated ? this.inputEtaSeconds() : null;
+    if (inputEta !== null) healthForecast.criticalEtaMinutes = Math.floor(inputEta / 60);
 
     // §7.2 business (the near-miss tracker exists from the first FusedR ≥ 2: below, a new one stays as it is)
     if (this.nearMiss === null && fusedR >= NEAR_MISS_ENTER) this.nearMiss = new NearMissTracker();
@@ -491,6 +501,9 @@ export class WorkloadAnalyzer {
       this.explainRecord = episode.closed ? null : explain;
     }
     sink.explain = explain;
+    // one forecast: inside an open rupture, critical_eta_minutes is the explain record's ETA
+    this.lastCriticalEta = explain !== null && explain.closedAtMs === null ? etaMinutesOf(explain) : inputEta !== null ? Math.floor(inputEta / 60) : null;
+    if (this.lastCriticalEta !== null) snapshot.healthForecast.criticalEtaMinutes = this.lastCriticalEta;
 
     this.prevStepMs = tStep;
     this.remember(snapshot, env.calibrationSteps);
@@ -571,7 +584,7 @@ export class WorkloadAnalyzer {
       throughputDrop: v[LAST_THROUGHPUT_DROP]!,
       calibrationProgress: calibrationProgress(this.steps, calibrationSteps),
       calibrationEtaMinutes: calibrationEtaMinutes(this.steps, calibrationSteps, this.config.bucketMs),
-      healthForecast: forecastHealthOf(this.healthRing, this.healthHead, this.healthRing.length, calibrated, this.config.bucketMs),
+      healthForecast: this.withRuptureEta(forecastHealthOf(this.healthRing, this.healthHead, this.healthRing.length, calibrated, this.config.bucketMs)),
       business: { sloBurnVelocity: v[LAST_BUSINESS]!, blastRadius: v[LAST_BUSINESS + 1]!, recoveryDebt: v[LAST_BUSINESS + 2]! },
       patternMatch: pm === null ? null : { ...pm },
       ruptureId: this.lastRuptureId,
@@ -587,6 +600,25 @@ export class WorkloadAnalyzer {
       confidence: v[LAST_CONFIDENCE]!,
       criticalForMs: v[LAST_CRITICAL_FOR]!,
     };
+  }
+
+  /** earliestInputEta over the metricR inputs' windows (latest value, 60-min slope) */
+  private inputEtaSeconds(): number | null {
+    const inputs = [];
+    for (const name of TREND_INPUTS) {
+      const w = this.windows.get(name);
+      if (w === undefined) continue;
+      inputs.push({ input: name, last: w.last, stableSlope: w.shared ? seriesStableSlope(w.series) : w.stable.slope() });
+    }
+    return earliestInputEta(inputs, (name) => {
+      const t = seriesTrend(name, this.series.ensemble(name));
+      return t === null ? Number.NaN : trendSlope(t.burstSlopePerSecond, t.slopePerSecond);
+    });
+  }
+
+  private withRuptureEta(f: HealthForecast): HealthForecast {
+    if (this.lastCriticalEta !== null) f.criticalEtaMinutes = this.lastCriticalEta;
+    return f;
   }
 
   /** appends a final health value to the ≤ 60-value history */
@@ -770,11 +802,13 @@ export class WorkloadAnalyzer {
       }
       const r = this.decision.metricRatio(name, lines);
       if (!Number.isFinite(r)) continue;
-      if (best === null || r > best) {
-        best = r;
-        sources.primaryMetric = name;
-        sources.alphaBurst = lines.burstSlope;
-        sources.alphaStable = lines.stableSlope;
+      // every metricR input is worse when it rises: a falling one (recovery) is present but never the maximum
+      const ratio = lines.burstSlope > 0 ? r : 0;
+      if (best === null || ratio > best) {
+        best = ratio;
+        sources.primaryMetric = ratio > 0 ? name : null;
+        sources.alphaBurst = ratio > 0 ? lines.burstSlope : 0;
+        sources.alphaStable = ratio > 0 ? lines.stableSlope : 0;
       }
     }
     sources.metricR = best;
@@ -887,6 +921,24 @@ export class WorkloadAnalyzer {
     return false;
   }
 
+  /** what moved (explain/diagnosis.ts) from the input series, the trace graph and context events */
+  private diagnosis(env: StepEnv, openedAtMs: number, nowMs: number, primaryMetric: string | null): Diagnosis {
+    const trends = [];
+    for (const name of TREND_INPUTS) {
+      const t = seriesTrend(name, this.series.ensemble(name));
+      if (t !== null) trends.push(t);
+    }
+    return diagnose({
+      trends,
+      requestRate: lineTrend('request_rate', this.series.ensemble('request_rate')),
+      restarts: seriesTrend('restarts', this.series.ensemble('restarts'), true),
+      uptimeResets: uptimeResets(this.series.ensemble('uptime')),
+      downstream: dependencyEdges(env.graph.edgesFrom(this.name, nowMs)),
+      deploy: recentDeploy(env.contextEvents, this.key, openedAtMs, nowMs),
+      primaryMetric,
+    });
+  }
+
   private buildExplain(
     snapshot: WorkloadSnapshot,
     pod: PodSignals,
@@ -898,24 +950,12 @@ export class WorkloadAnalyzer {
   ): ExplainRecord {
     const sources = snapshot.sources;
     const weights = { ...env.weights };
-    const top = topFactor(weights, pod.penalties);
+    const topSignal = topFactor(weights, pod.penalties);
     const pipeline = primaryPipeline(sources.metricR, sources.logR, sources.traceR);
-    const primaryWindow = sources.primaryMetric === null ? undefined : this.windows.get(sources.primaryMetric);
-    const ttf = primaryWindow === undefined ? 3600 : ttfSeconds(primaryWindow.last, primaryWindow.shared ? seriesBurstSlope(primaryWindow.series) : primaryWindow.burst.slope());
+    const diagnosis = this.diagnosis(env, openedAtMs, snapshot.timeMs, sources.primaryMetric);
+    const eta = failureEta(diagnosis.etaSeconds, snapshot.healthForecast.criticalEtaMinutes);
     const contagionSources = snapshot.signals.contagion.value >= 0.3 ? env.graph.contagionSources(this.name, snapshot.timeMs) : [];
-    const recommendation = recommendAction({
-      workload: this.key,
-      state: snapshot.state,
-      signals: {
-        stress: snapshot.signals.stress.value,
-        fatigue: snapshot.signals.fatigue.value,
-        pressure: snapshot.signals.pressure.value,
-        entropy: snapshot.signals.entropy.value,
-        contagion: snapshot.signals.contagion.value,
-      },
-      contagionSources,
-      currentReplicas: null,
-    });
+    const recommendation = recommendationFor(diagnosis, { workload: this.key, state: snapshot.state, currentReplicas: null });
     const ruptureId = this.episodes.currentRuptureId() ?? '';
     const narrative = buildNarrative({
       name: this.name,
@@ -930,8 +970,9 @@ export class WorkloadAnalyzer {
       alphaBurst: sources.alphaBurst,
       alphaStable: sources.alphaStable,
       recommendation,
-      ttfSeconds: ttf,
+      ttfSeconds: eta.ttfSeconds,
       contextLines: contextEventLines(env.contextEvents, this.key, openedAtMs, null),
+      diagnosis,
     });
     const modelContributions: Record<string, ModelContribution> = {};
     const ensemble = this.series.ensemble('fused_rupture_index');
@@ -953,7 +994,10 @@ export class WorkloadAnalyzer {
       peakAtMs,
       state: snapshot.state,
       modelContributions,
-      topFactor: top,
+      topFactor: diagnosis.factor ?? topSignal,
+      topSignal,
+      diagnosis,
+      etaBasis: eta.basis,
       signalValues,
       primaryPipeline: pipeline,
       sources: { ...sources },
@@ -961,7 +1005,7 @@ export class WorkloadAnalyzer {
       fusedRBeforeCap: fusion.beforeCap,
       healthWeights: weights,
       penalties: { ...pod.penalties },
-      ttfSeconds: ttf,
+      ttfSeconds: eta.ttfSeconds,
       confidence: snapshot.confidence,
       narrative,
       recommendation,
@@ -969,6 +1013,10 @@ export class WorkloadAnalyzer {
   }
 }
 
+
+function etaMinutesOf(record: ExplainRecord): number {
+  return record.etaBasis === undefined || record.etaBasis === 'none' ? 0 : Math.floor(record.ttfSeconds / 60);
+}
 
 function finiteOrNull(x: number): number | null {
   return Number.isFinite(x) ? x : null;

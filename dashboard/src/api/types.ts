@@ -179,12 +179,25 @@ export interface ExplainFormula {
   confidence?: number;
 }
 
+/** what moved (api-server/src/analysis/explain/diagnosis.ts); null on records older than it */
+export interface Diagnosis {
+  kind: string;
+  factor: string | null;
+  summary: string;
+  dependency: string | null;
+  traffic_rising: boolean;
+  after_deploy: boolean;
+  eta_seconds: number;
+  eta_basis: 'input-trend' | 'health-trend' | 'none';
+}
+
 export interface ExplainNarrative {
   narrative: string;
   severity: string;
   primary_pipeline: string;
   top_factor: string;
   ttf_seconds: number;
+  diagnosis?: Diagnosis | null;
 }
 
 export interface Health {

@@ -16,11 +16,14 @@ export interface TimelineMark {
 
 const MARK_COLOURS: Record<TimelineMark['kind'], string> = { anomaly: '#ff8a80', context: '#64b5f6' };
 
-export function HistoryChart(props: { times: number[]; values: number[]; marks: TimelineMark[]; label: string }) {
+/** `range`: the x axis in epoch seconds (model/time-range.ts), fixed whatever the points */
+export function HistoryChart(props: { times: number[]; values: number[]; marks: TimelineMark[]; label: string; range: [number, number] }) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | undefined>(undefined);
   const marks = useRef<TimelineMark[]>(props.marks);
   marks.current = props.marks;
+  const range = useRef<[number, number]>(props.range);
+  range.current = props.range;
 
   useEffect(() => {
     const el = box.current;
@@ -63,7 +66,7 @@ export function HistoryChart(props: { times: number[]; values: number[]; marks: 
       height: 220,
       legend: { show: false },
       cursor: { drag: { x: false, y: false } },
-      scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(5, Math.ceil(max + 0.5))] } },
+      scales: { x: { time: true, range: () => range.current }, y: { range: (_u, _min, max) => [0, Math.max(5, Math.ceil(max + 0.5))] } },
       axes: [
         { stroke: '#c9d1d9', grid: { stroke: '#2a3441' }, ticks: { stroke: '#2a3441' } },
         { stroke: '#c9d1d9', grid: { stroke: '#2a3441' }, ticks: { stroke: '#2a3441' }, size: 40 },
@@ -82,8 +85,13 @@ export function HistoryChart(props: { times: number[]; values: number[]; marks: 
   }, []);
 
   useEffect(() => {
-    plot.current?.setData([props.times.map((t) => t / 1000), props.values]);
-  }, [props.times, props.values, props.marks]);
+    const u = plot.current;
+    if (u === undefined) return;
+    u.setData([props.times.map((t) => t / 1000), props.values]);
+    // the x range uPlot drew (epoch s), for tests and tools reading the page
+    box.current?.setAttribute('data-x-min', String(u.scales['x']?.min ?? ''));
+    box.current?.setAttribute('data-x-max', String(u.scales['x']?.max ?? ''));
+  }, [props.times, props.values, props.marks, props.range[0], props.range[1]]);
 
   return <div class="chart" ref={box} role="img" aria-label={props.label} />;
 }

@@ -33,7 +33,16 @@ export function formatMinutes(minutes: number | undefined): string {
 export function formatSeconds(seconds: number | undefined): string {
   if (seconds === undefined || !Number.isFinite(seconds) || seconds <= 0) return 'none';
   if (seconds < 60) return `${Math.round(seconds)} s`;
-  return formatMinutes(seconds / 60);
+  return formatMinutes(Math.floor(seconds / 60));
+}
+
+/**
+ * The one failure ETA (ttf_seconds with its basis): "none" without an estimate, "now" at 0, else
+ * as formatSeconds (whole minutes floored, as critical_eta_minutes is)
+ */
+export function formatEta(seconds: number | undefined, basis: string | undefined): string {
+  if (basis === 'none' || seconds === undefined || !Number.isFinite(seconds)) return 'none';
+  return seconds <= 0 ? 'now' : formatSeconds(seconds);
 }
 
 /** "just now", "42 s ago", "5 min ago", "3 h ago", "2 d ago" (future times read "in …") */

@@ -1,6 +1,8 @@
 /** Every workload as a tile: FusedR, band colour, phase, health_score and a sparkline; filter and sort. */
 import { useState } from 'preact/hooks';
+import type { ApiClient } from '../api/client.js';
 import type { RuptureListItem } from '../api/types.js';
+import { DiagnosisLine } from '../components/diagnosis-line.js';
 import { BandBadge } from '../components/band-badge.js';
 import { ErrorNotice } from '../components/notice.js';
 import { Sparkline } from '../components/sparkline.js';
@@ -41,7 +43,7 @@ function PhaseText(props: { item: RuptureListItem }) {
   );
 }
 
-export function FleetView(props: { fleet: Fleet }) {
+export function FleetView(props: { fleet: Fleet; client: ApiClient; onUnauthorized(): void }) {
   const { fleet } = props;
   const [namespace, setNamespace] = useState('');
   const [order, setOrder] = useState<SortOrder>('fused-desc');
@@ -113,6 +115,7 @@ export function FleetView(props: { fleet: Fleet }) {
                   </dd>
                 </div>
               </dl>
+              {band !== 'normal' && <DiagnosisLine client={props.client} workloadKey={key} onUnauthorized={props.onUnauthorized} />}
               <Sparkline points={fleet.history.points(key)} colour={style.background} />
               <span class="updated">updated {formatRelative(item.timestamp, now)}</span>
             </li>

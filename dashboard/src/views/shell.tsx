@@ -66,7 +66,7 @@ export function Shell(props: { apiKey: string; onUnauthorized(): void; onSignOut
         </button>
       </header>
       <main id="content" tabIndex={-1}>
-        {route.view === 'fleet' && <FleetView fleet={fleet} />}
+        {route.view === 'fleet' && <FleetView fleet={fleet} client={client} onUnauthorized={props.onUnauthorized} />}
         {route.view === 'workload' && <WorkloadView client={client} ref_={route.ref} onUnauthorized={props.onUnauthorized} />}
         {route.view === 'actions' && <ActionsView client={client} onUnauthorized={props.onUnauthorized} />}
         {route.view === 'controls' && <ControlsView client={client} fleet={fleet} onUnauthorized={props.onUnauthorized} />}

@@ -12,10 +12,13 @@ import { BreakdownTable } from '../components/breakdown-table.js';
 import type { TimelineMark } from '../components/history-chart.js';
 import { HistoryChart } from '../components/history-chart.js';
 import { ErrorNotice } from '../components/notice.js';
-import { formatFusedR, formatHealth, formatWorkloadHealth, formatMinutes, formatPercent, formatSeconds, formatSignal, formatTimestamp } from '../model/format.js';
+import { formatEta, formatFusedR, formatHealth, formatMinutes, formatPercent, formatSignal, formatTimestamp, formatWorkloadHealth } from '../model/format.js';
 import { phaseOf } from '../model/phase.js';
 import { hrefOf, keyOf } from '../model/routes.js';
+import { historyRange } from '../model/time-range.js';
 import { useLoader } from './use-loader.js';
+
+const NORMAL_STATES = new Set(['stable', 'elevated']);
 
 const SPANS: { value: HistorySpan; text: string; ms: number }[] = [
   { value: '1h', text: '1 hour (15 s points)', ms: 3_600_000 },
@@ -42,9 +45,13 @@ export function WorkloadView(props: { client: ApiClient; ref_: WorkloadRef; onUn
   const anomalies = useLoader(() => client.anomalies(ref, new Date(Date.now() - spanMs).toISOString()), [key, span], onUnauthorized, 10_000);
   const context = useLoader(() => client.contextEvents(key), [key], onUnauthorized, 15_000);
   const ruptureId = snapshot.data?.rupture_id ?? null;
+  // out of normal without an open episode id (a snapshot read between steps, or before calibration):
+  // the workload key names its latest episode
+  const outOfNormal = snapshot.data !== undefined && !NORMAL_STATES.has(snapshot.data.state);
+  const explainId = ruptureId ?? (outOfNormal ? key : null);
   const explanation = useLoader(
-    () => (ruptureId === null ? Promise.resolve(undefined) : Promise.all([client.narrative(ruptureId), client.formula(ruptureId), client.explain(ruptureId)])),
-    [ruptureId],
+    () => (explainId === null ? Promise.resolve(undefined) : Promise.all([client.narrative(explainId), client.formula(explainId), client.explain(explainId)])),
+    [explainId],
     onUnauthorized,
     10_000,
   );
@@ -56,6 +63,7 @@ export function WorkloadView(props: { client: ApiClient; ref_: WorkloadRef; onUn
     ...(context.data ?? []).map((c) => ({ t: Date.parse(c.timestamp), kind: 'context' as const, label: `${c.event}${c.description ? `: ${c.description}` : ''}` })),
   ].sort((a, b) => b.t - a.t);
   const [narrative, formula, trace] = explanation.data ?? [];
+  const etaSeconds = narrative?.diagnosis !== undefined && narrative.diagnosis !== null && ruptureId !== null ? narrative.ttf_seconds : undefined;
 
   return (
     <section aria-labelledby="workload-title" class="workload">
@@ -129,7 +137,10 @@ export function WorkloadView(props: { client: ApiClient; ref_: WorkloadRef; onUn
               <dt>Trend</dt>
               <dd>{s.health_forecast.trend}</dd>
               <dt>Critical in</dt>
-              <dd class="eta">{formatMinutes(s.health_forecast.critical_eta_minutes)}</dd>
+              <dd class="eta" data-testid="critical-eta" data-minutes={s.health_forecast.critical_eta_minutes}>
+                {/* inside a rupture the one ETA (ttf_seconds) says it to the second; critical_eta_minutes is the same, floored */}
+                {etaSeconds !== undefined ? formatEta(etaSeconds, narrative?.diagnosis?.eta_basis) : formatMinutes(s.health_forecast.critical_eta_minutes)}
+              </dd>
               <dt>SLO burn velocity</dt>
               <dd>{formatSignal(s.business.slo_burn_velocity)}</dd>
               <dt>Blast radius</dt>
@@ -170,6 +181,7 @@ export function WorkloadView(props: { client: ApiClient; ref_: WorkloadRef; onUn
           values={points.map((p) => p.fused_r)}
           marks={marks}
           label={`FusedR of ${ref.name} over ${span}: ${points.length} points from the ${history.data?.tier ?? ''} tier`}
+          range={historyRange(points.map((p) => Date.parse(p.t)), spanMs, Date.now())}
         />
         <p class="legend">
           <span class="key-line fused" aria-hidden="true" /> FusedR <span class="key-line anomaly" aria-hidden="true" /> anomaly <span class="key-line context" aria-hidden="true" /> context event
@@ -192,16 +204,33 @@ export function WorkloadView(props: { client: ApiClient; ref_: WorkloadRef; onUn
 
       <section aria-labelledby="explain-title" class="card explain">
         <h2 id="explain-title">Explanation</h2>
-        {ruptureId === null ? (
-          <p class="muted">No rupture recorded for this workload.</p>
+        {explainId === null ? (
+          <p class="muted">No rupture: {ref.name} is in the normal band.</p>
         ) : (
           <>
             <p class="muted">
-              Rupture <code>{ruptureId}</code>
+              {ruptureId !== null ? (
+                <>
+                  Rupture <code>{ruptureId}</code>
+                </>
+              ) : (
+                `Latest episode of ${ref.name} (the ${s?.state ?? ''} band has no open episode id in this snapshot)`
+              )}
             </p>
-            <ErrorNotice error={explanation.error} />
+            {ruptureId === null && explanation.error !== undefined ? (
+              <p class="muted">
+                {ref.name} is in the {s?.state} band but no episode is recorded yet: episodes open on calibrated steps.
+              </p>
+            ) : (
+              <ErrorNotice error={explanation.error} />
+            )}
             {narrative !== undefined && (
               <>
+                {narrative.diagnosis !== undefined && narrative.diagnosis !== null && narrative.diagnosis.kind !== 'undetermined' && (
+                  <p class="diagnosis" data-testid="diagnosis">
+                    <strong>{narrative.diagnosis.kind.replace('-', ' ')}</strong>: {narrative.diagnosis.summary}
+                  </p>
+                )}
                 <p class="narrative" data-testid="narrative">
                   {narrative.narrative}
                 </p>
@@ -213,7 +242,9 @@ export function WorkloadView(props: { client: ApiClient; ref_: WorkloadRef; onUn
                   <dt>Top factor</dt>
                   <dd>{narrative.top_factor}</dd>
                   <dt>Time to failure</dt>
-                  <dd>{formatSeconds(narrative.ttf_seconds)}</dd>
+                  <dd data-testid="ttf" data-seconds={narrative.ttf_seconds}>
+                    {formatEta(narrative.ttf_seconds, narrative.diagnosis?.eta_basis)}
+                  </dd>
                 </dl>
               </>
             )}

@@ -8,6 +8,7 @@ export class OperatorMetrics {
   readonly queueDepth = new Gauge({ name: 'faultline_operator_workqueue_depth', help: 'keys waiting in the work queue', registers: [this.registry] });
   readonly leader = new Gauge({ name: 'faultline_operator_leader', help: '1 while this replica holds the Lease', registers: [this.registry] });
   readonly scale = new Counter({ name: 'faultline_operator_scale_total', help: 'scale executions by outcome', labelNames: ['outcome'], registers: [this.registry] });
+  readonly restart = new Counter({ name: 'faultline_operator_restart_total', help: 'restart executions by outcome', labelNames: ['outcome'], registers: [this.registry] });
   readonly watchRestarts = new Counter({ name: 'faultline_operator_watch_restarts_total', help: 'watch restarts', labelNames: ['resource', 'reason'], registers: [this.registry] });
   readonly watchEvents = new Counter({ name: 'faultline_operator_watch_events_total', help: 'watch events', labelNames: ['resource', 'type'], registers: [this.registry] });
   readonly relists = new Counter({ name: 'faultline_operator_relists_total', help: 'full relists', labelNames: ['resource'], registers: [this.registry] });

@@ -1,7 +1,8 @@
 /**
  * HealthAction mirror (operator.md §5, §7.3, §8, §9): every pending/approved engine action gets a
  * CR with the deterministic name; the CR's switches become approve/reject/rollback commands; an
- * approved scale is executed (scale-executor.ts) and reported with POST /actions/{id}/result;
+ * approved scale (scale-executor.ts) or restart (restart-step.ts) is executed and reported with
+ * POST /actions/{id}/result;
  * status is recomputed from the engine on every sync.
  */
 import type { Logger } from 'pino';
@@ -16,6 +17,8 @@ import { SidecarError } from '../sidecar/sidecar-client.js';
 import { setCondition, statusDiffers } from './conditions.js';
 import type { GateContext, ScaleExecutor } from './scale-executor.js';
 import { parseWorkload } from './scale-executor.js';
+import type { RestartExecutor } from './restart-executor.js';
+import { executeRestart } from './restart-step.js';
 
 export const ACTION_FINALIZER = 'health.faultline.io/reject-on-delete';
 export const MANAGED_BY = { 'app.kubernetes.io/managed-by': 'faultline-operator' } as const;
@@ -25,6 +28,7 @@ export interface ActionReconcilerDeps {
   cache: ObjectCache<HealthAction>;
   sidecar: SidecarClient;
   executor: ScaleExecutor;
+  restarter: RestartExecutor;
   events: EventRecorder;
   operatorNamespace: string;
   namespaceExists(ns: string): Promise<boolean>;
@@ -34,6 +38,7 @@ export interface ActionReconcilerDeps {
   enqueue(namespace: string, name: string): void;
   logger: Logger;
   scaled?(outcome: string): void;
+  restarted?(outcome: string): void;
 }
 
 export function stateOf(action: SidecarAction | undefined, journal: HealthActionExecution | undefined, rejectSent: boolean): HealthActionState {
@@ -79,7 +84,7 @@ export class ActionReconciler {
     const w = parseWorkload(a.workload);
     const namespace = (await this.d.namespaceExists(w.namespace)) ? w.namespace : this.d.operatorNamespace;
     const params: Record<string, string | number> = {};
-    for (const k of ['replicas', 'delta', 'reason', 'dependency']) if (a.params[k] !== undefined) params[k] = a.params[k] as string | number;
+    for (const k of ['replicas', 'delta', 'reason', 'dependency', 'strategy', 'event']) if (a.params[k] !== undefined) params[k] = a.params[k] as string | number;
     const body: HealthAction = {
       apiVersion: API_VERSION,
       kind: 'HealthAction',
@@ -178,9 +183,12 @@ export class ActionReconciler {
         conditions = setCondition(conditions, 'Executed', 'False', refusal.reason, refusal.message, gen, now);
         if (refusal.kind === 'refused') {
           action = await this.d.sidecar.reportResult(id, { outcome: 'failed', reason: refusal.reason, message: refusal.message, executor: 'faultline-operator' });
-          this.d.scaled?.('refused');
-          await warn('Scale', `${refusal.reason}: ${refusal.message}`, 'ScaleRefused');
+          if (action.type === 'restart') this.d.restarted?.('refused');
+          else this.d.scaled?.('refused');
+          await warn(action.type === 'restart' ? 'Restart' : 'Scale', `${refusal.reason}: ${refusal.message}`, action.type === 'restart' ? 'RestartRefused' : 'ScaleRefused');
         }
+      } else if (action.type === 'restart') {
+        ({ action, execution, conditions } = await executeRestart({ ...this.d, restarter: this.d.restarter }, obj, { action, execution, conditions, status }, now));
       } else {
         const outcome = await this.d.executor.scale(action, execution, async (journal) => {
           execution = { ...execution, ...journal };

@@ -1,5 +1,6 @@
 /**
  * Executes an approved scale action on a Deployment (operator.md §9): safety gates of §9.3 in
+ * order (the same gates guard a restart, restart-executor.ts, but the autoscaler one),
  * order, target with clamps, write-ahead journal in the HealthAction status before the scale,
  * PUT /scale with the read resourceVersion (compare-and-set, ≤5 tries), then report. Rollback
  * (§9.4) restores previousReplicas only when spec.replicas still equals the journalled target.
@@ -47,7 +48,7 @@ export class ScaleExecutor {
 
   /** §9.3 gates; undefined when the action may run. */
   async gate(action: SidecarAction, ctx: GateContext): Promise<Extract<ScaleOutcome, { kind: 'refused' | 'defer' }> | undefined> {
-    if (action.type !== 'scale') return { kind: 'refused', reason: 'UnsupportedActionType', message: `${action.type} actions are not executed by the operator` };
+    if (action.type !== 'scale' && action.type !== 'restart') return { kind: 'refused', reason: 'UnsupportedActionType', message: `${action.type} actions are not executed by the operator` };
     const w = parseWorkload(action.workload);
     if (w.kind !== 'Deployment') return { kind: 'refused', reason: 'UnsupportedTargetKind', message: `${w.kind} targets are not executed in v1alpha1` };
     let deployment;
@@ -70,8 +71,9 @@ export class ScaleExecutor {
     if (deployment.metadata?.annotations?.[optOut] === 'disabled') return { kind: 'refused', reason: 'OptedOut', message: `deployment carries ${optOut}: disabled` };
     const ns = await this.core.readNamespace({ name: w.namespace });
     if (ns.metadata?.annotations?.[optOut] === 'disabled') return { kind: 'refused', reason: 'OptedOut', message: `namespace carries ${optOut}: disabled` };
-    const hpas = await this.autoscaling.listNamespacedHorizontalPodAutoscaler({ namespace: w.namespace });
-    const hpa = hpas.items.find((h) => h.spec?.scaleTargetRef.kind === 'Deployment' && h.spec.scaleTargetRef.name === w.name);
+    // an autoscaler owns the replica count, not the pods: a restart under one is fine
+    const hpas = action.type === 'scale' ? (await this.autoscaling.listNamespacedHorizontalPodAutoscaler({ namespace: w.namespace })).items : [];
+    const hpa = hpas.find((h) => h.spec?.scaleTargetRef.kind === 'Deployment' && h.spec.scaleTargetRef.name === w.name);
     if (hpa !== undefined) return { kind: 'refused', reason: 'ManagedByAutoscaler', message: `HorizontalPodAutoscaler ${hpa.metadata?.name ?? ''} manages this deployment` };
     const observed = deployment.status?.observedGeneration;
     if (observed !== undefined && observed < (deployment.metadata?.generation ?? 0)) {

@@ -87,7 +87,8 @@ describe('actions, approvals, suppressions and simulation over HTTP (autopilot, 
       expect((await svc.post('/sim/inject', { pattern: 'traffic-surge', host, duration_minutes: 3 })).status).to.equal(202);
     }
 
-    const held = await eventually(async () => (await actionsOf(svc, 'demo/Deployment/held'))[0], 120_000, 'an action for demo/held');
+    // the surge's CPU saturation under rising traffic is recommended a scale (Tier 1 in emergency)
+    const held = await eventually(async () => (await actionsOf(svc, 'demo/Deployment/held')).find((a) => a.type === 'scale'), 120_000, 'a scale action for demo/held');
     expect(held.tier).to.equal(1);
     expect(held.host).to.equal('demo/Deployment/held');
     expect(held.action_type).to.equal(held.type);
@@ -117,7 +118,8 @@ describe('actions, approvals, suppressions and simulation over HTTP (autopilot, 
 
     // released: a new rupture's Tier-1 action is approved by the engine and executed on its own
     expect((await fetch(`${svc.api}/actions/emergency-stop`, { method: 'DELETE' })).status).to.equal(200);
-    expect((await svc.post('/sim/inject', { pattern: 'cascade-failure', host: 'demo/auto', duration_minutes: 3 })).status).to.equal(202);
+    // a leak is recommended a rolling restart, Tier 1 in emergency (a cascade's error storm is only investigated)
+    expect((await svc.post('/sim/inject', { pattern: 'memory-leak', host: 'demo/auto', duration_minutes: 3 })).status).to.equal(202);
     const auto = await eventually(async () => (await actionsOf(svc, 'demo/Deployment/auto')).find((a) => a.state === 'executed'), 120_000, 'automatic execution');
     expect(auto.approved_by).to.equal('engine');
   });

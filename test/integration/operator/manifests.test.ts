@@ -208,6 +208,7 @@ describe('operator manifests (kustomize, Helm, OLM) against a real kube-apiserve
     const allowed: string[][] = [
       ['update', 'deployments', '--subresource=scale', '-n', workloadNs],
       ['get', 'deployments', '-n', workloadNs],
+      ['patch', 'deployments', '-n', workloadNs],
       ['watch', 'healthactions.health.faultline.io', '-n', workloadNs],
       ['create', 'healthactions.health.faultline.io', '-n', workloadNs],
       ['patch', 'suppressions.health.faultline.io', '--subresource=status', '-n', workloadNs],
@@ -218,7 +219,7 @@ describe('operator manifests (kustomize, Helm, OLM) against a real kube-apiserve
     ];
     const denied: string[][] = [
       ['get', 'secrets', '-n', OPERATOR_NS],
-      ['patch', 'deployments', '-n', workloadNs],
+      ['update', 'deployments', '-n', workloadNs],
       ['delete', 'pods', '-n', workloadNs],
       ['create', 'suppressions.health.faultline.io', '-n', workloadNs],
       ['update', 'leases.coordination.k8s.io/kube-scheduler', '-n', OPERATOR_NS],

@@ -90,11 +90,14 @@ describe('operator scale gates (operator.md §9.3) against a real kube-apiserver
     expect(await executor.gate(manual, { ...clear, emergencyStop: true, activeSuppression: () => true })).to.equal(undefined);
   });
 
-  it('refuses other types and kinds, opted-out targets, autoscaled targets, stale automation; defers a missing target', async () => {
-    expect(await executor.gate(action(`${ns}/Deployment/api`, { type: 'restart', params: {} }), clear)).to.include({ reason: 'UnsupportedActionType' });
+  it('refuses other types and kinds, opted-out targets, autoscaled scale targets, stale automation; defers a missing target', async () => {
+    expect(await executor.gate(action(`${ns}/Deployment/api`, { type: 'alert', params: { reason: 'investigate' } }), clear)).to.include({ reason: 'UnsupportedActionType' });
     expect(await executor.gate(action(`${ns}/StatefulSet/db`), clear)).to.include({ reason: 'UnsupportedTargetKind' });
     expect(await executor.gate(action(`${ns}/Deployment/optout`), clear)).to.include({ reason: 'OptedOut' });
     expect(await executor.gate(action(`${ns}/Deployment/scaled`), clear)).to.include({ reason: 'ManagedByAutoscaler' });
+    // a restart goes through the same gates but the autoscaler's: an HPA owns the count, not the pods
+    expect(await executor.gate(action(`${ns}/Deployment/scaled`, { type: 'restart', params: { strategy: 'rolling' } }), clear)).to.equal(undefined);
+    expect(await executor.gate(action(`${ns}/Deployment/optout`, { type: 'restart', params: { strategy: 'rolling' } }), clear)).to.include({ reason: 'OptedOut' });
     expect(await executor.gate(action(`${ns}/Deployment/missing`), clear)).to.include({ kind: 'defer', reason: 'TargetNotFound' });
     const old = action(`${ns}/Deployment/api`, { created_at: new Date(Date.now() - 31 * 60_000).toISOString() });
     expect(await executor.gate(old, clear)).to.include({ reason: 'Stale' });

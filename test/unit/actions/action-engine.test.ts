@@ -8,6 +8,7 @@ import type { ActionExecutor } from '../../../api-server/src/actions/executor.js
 import { WebhookExecutor } from '../../../api-server/src/actions/executors/webhook-executor.js';
 import { LevelActionStore } from '../../../api-server/src/storage/action-store.js';
 import type { ExplainRecord, WorkloadSnapshot } from '../../../api-server/src/analysis/contract.js';
+import type { Diagnosis } from '../../../api-server/src/analysis/explain/diagnosis.js';
 import { explainOf, snapshotOf } from '../../support/analysis-fixtures.js';
 import { startReceiver } from '../../support/http-receiver.js';
 import { makeTempDir } from '../../support/temp-dir.js';
@@ -156,6 +157,40 @@ describe('action engine (real LevelDB, real webhook receiver)', () => {
     expect(second.get(next!.id)!.reason).to.contain('rate_limit_per_hour');
     await second.runCycle(2000 + 3_600_001, () => 0.95);
     expect(second.get(next!.id)!.state).to.equal('executed');
+  });
+
+  it('takes type, params and reason from the rule table: a leak is restarted, its rollback refused; undetermined creates nothing', async () => {
+    const e = engine();
+    const snapshot = snapshotOf('shop/Deployment/cart', { state: 'emergency', fusedR: 5 });
+    const leak: Diagnosis = {
+      kind: 'memory-leak',
+      factor: 'memory',
+      summary: 'memory 62 % → 91 % in 40 min, +43 %/h',
+      dependency: null,
+      trafficRising: false,
+      afterDeploy: false,
+      deploy: null,
+      etaSeconds: 753,
+      projected30Min: 1.125,
+    };
+    // the record's stored recommendation (a scale) is not what the engine uses once a diagnosis exists
+    const step = stepOf(snapshot, { ...explainOf(snapshot), topFactor: 'memory', topSignal: 'stress', diagnosis: leak });
+    const [action] = await e.considerStep(step.snapshots, step.explain, 1000);
+    expect(action).to.deep.include({ type: 'restart', tier: 1, params: { strategy: 'rolling' }, triggerSignal: 'stress', description: 'rolling restart of shop/Deployment/cart' });
+    await e.approve(action!.id, 2000);
+    await e.runCycle(3000, () => 0.9);
+    expect(e.get(action!.id)?.state).to.equal('executed');
+    const refused = await e.rollback(action!.id, 4000).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refused).to.be.instanceOf(ActionError);
+    expect((refused as ActionError).message).to.equal('a restart cannot be rolled back: the rolling restart replaced the pods and there is no previous state to restore');
+    expect(e.get(action!.id)?.state).to.equal('executed');
+
+    const other = snapshotOf('shop/Deployment/other', { state: 'emergency', fusedR: 5, ruptureId: 'r_0000000000ff' });
+    const unknown = stepOf(other, { ...explainOf(other), diagnosis: { ...leak, kind: 'undetermined', factor: null } });
+    expect(await e.considerStep(unknown.snapshots, unknown.explain, 5000)).to.deep.equal([]);
   });
 
   it('a failing webhook marks the action failed with the reason', async () => {

@@ -11,6 +11,8 @@ describe('analysis health forecast (analytics.md §7.1)', () => {
     expect(f.trend).to.equal('degrading');
     // k = (0.40 − 0.9 + 0.01·19)/(−0.01) = 31 steps → floor(31·15/60) = 7 min
     expect(f.criticalEtaMinutes).to.equal(7);
+    // a slow decline reaching 0.4 beyond an hour gives no ETA (0): 0.9 → 0.4 at −0.0002 per step is 2500 steps
+    expect(forecastHealth(Array.from({ length: 60 }, (_, i) => 0.9 - 0.0002 * i), true).criticalEtaMinutes).to.equal(0);
     expect(f.confidenceWindow).to.equal(20);
   });
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { formatFusedR, formatHealth, formatMinutes, formatRelative, formatSeconds, formatTimestamp } from '../../../dashboard/src/model/format.js';
+import { formatEta, formatFusedR, formatHealth, formatMinutes, formatRelative, formatSeconds, formatTimestamp } from '../../../dashboard/src/model/format.js';
 
 describe('dashboard formatting', () => {
   it('prints FusedR with two decimals and health as a whole percentage', () => {
@@ -18,6 +18,11 @@ describe('dashboard formatting', () => {
     expect(formatMinutes(1440 + 180)).to.equal('1 d 3 h');
     expect(formatSeconds(420)).to.equal('7 min');
     expect(formatSeconds(42)).to.equal('42 s');
+    // floored like critical_eta_minutes: 7.5 min reads 7 min
+    expect(formatSeconds(450)).to.equal('7 min');
+    expect(formatEta(450, 'input-trend')).to.equal('7 min');
+    expect(formatEta(0, 'input-trend')).to.equal('now');
+    expect(formatEta(21_600, 'none')).to.equal('none');
   });
 
   it('prints relative and absolute times', () => {

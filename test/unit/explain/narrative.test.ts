@@ -79,14 +79,16 @@ describe('narrative (analytics.md §8.6)', () => {
     expect(buildNarrative({ ...BASE, signals: { ...BASE.signals, contagion: { value: 0.29, state: 'isolated' } } })).to.not.contain('upstream');
   });
 
-  it('writes the dominant pipeline, ttf in seconds and omits ttf at the cap', () => {
+  it('writes the dominant pipeline, ttf in seconds, "now" at 0 and omits ttf at the 6-h cap', () => {
     expect(buildNarrative({ ...BASE, primaryPipeline: 'log' })).to.contain('Dominant pipeline: log (logR=1.10).');
     expect(buildNarrative({ ...BASE, primaryPipeline: 'trace' })).to.contain('Dominant pipeline: trace (traceR=0.80).');
     expect(buildNarrative({ ...BASE, alphaStable: 0 })).to.contain('Dominant pipeline: metric (metricR=4.20).');
     expect(buildNarrative({ ...BASE, ttfSeconds: 45 })).to.contain('Estimated time to failure: 45 seconds.');
     expect(buildNarrative({ ...BASE, ttfSeconds: 60 })).to.contain('Estimated time to failure: 1 minute.');
-    expect(buildNarrative({ ...BASE, ttfSeconds: 3600 })).to.not.contain('Estimated time');
-    expect(buildNarrative({ ...BASE, ttfSeconds: 0 })).to.not.contain('Estimated time');
+    expect(buildNarrative({ ...BASE, ttfSeconds: 3600 })).to.contain('Estimated time to failure: 60 minutes.');
+    expect(buildNarrative({ ...BASE, ttfSeconds: 21_599 })).to.contain('Estimated time to failure: 359 minutes.');
+    expect(buildNarrative({ ...BASE, ttfSeconds: 21_600 })).to.not.contain('Estimated time');
+    expect(buildNarrative({ ...BASE, ttfSeconds: 0 })).to.contain('Estimated time to failure: now.');
     expect(buildNarrative({ ...BASE, confidence: null, fusedR: 5 }).split('\n')[0]).to.equal('cart is in emergency state (FusedR=5.00).');
   });
 

@@ -83,14 +83,14 @@ describe('crd-types.ts matches the CRD schemas', function () {
       actionId: true, workload: true, type: true, params: true, tier: true, ruptureId: true, description: true,
       confidence: true, fusedRuptureIndex: true, createdAt: true, approved: true, rejected: true, rollbackRequested: true,
     } satisfies Keys<HealthActionSpec>;
-    const params = { replicas: true, delta: true, reason: true, dependency: true } satisfies Keys<HealthActionParams>;
+    const params = { replicas: true, delta: true, reason: true, dependency: true, strategy: true, event: true } satisfies Keys<HealthActionParams>;
     const status = {
       observedGeneration: true, state: true, engineState: true, reason: true, message: true, target: true, execution: true,
       approvedAt: true, executedAt: true, rolledBackAt: true, lastSyncTime: true, conditions: true,
     } satisfies Keys<HealthActionStatus>;
     const target = { apiVersion: true, kind: true, namespace: true, name: true } satisfies Keys<HealthActionTarget>;
     const execution = {
-      previousReplicas: true, targetReplicas: true, observedReplicas: true, attempts: true, dryRun: true,
+      restartedAt: true, previousReplicas: true, targetReplicas: true, observedReplicas: true, attempts: true, dryRun: true,
       startedAt: true, finishedAt: true, reportedToEngine: true,
     } satisfies Keys<HealthActionExecution>;
     const specSchema = props(root.spec, 'spec');

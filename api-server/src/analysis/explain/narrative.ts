@@ -4,6 +4,8 @@
  * 1. "{name} is in {state} state (FusedR=x.xx[, confidence=NN%])." then one context line per
  *    event (§8.7, built by contextEventLines) on the following lines. Confidence is clamped to
  *    [0, 1] and written as a whole percentage; a null or non-finite confidence is left out.
+ * 1b. "Diagnosis: {kind} — {summary}." naming the input that moved (explain/diagnosis.ts), when
+ *    the input has a diagnosis that is not undetermined.
  * 2. "Signal analysis:" and one "- {signal} x.xx ({state name}): {meaning}" bullet per elevated
  *    signal in the order stress ≥ 0.6, fatigue ≥ 0.6 / ≥ 0.3, pressure ≥ 0.5, humidity ≥ 0.5,
  *    contagion ≥ 0.4, entropy ≥ 0.5, velocity ≥ 0.5, 0 < mood < 0.4, health_score always.
@@ -11,15 +13,17 @@
  *    contagion ≥ 0.6, else contagion from upstream); traceR > 1.5; logR > 1.5. Omitted otherwise.
  * 4. "Dominant pipeline: …" for the primary pipeline.
  * 5. "Recommended action: {text}"
- * 6. "Estimated time to failure: N minute(s)." (seconds below one minute) when 0 < ttf < 3600.
+ * 6. "Estimated time to failure: N minute(s)." (seconds below one minute; "now" at 0) when
+ *    ttf < 6 h, the one ETA of explain/failure-eta.ts.
  *
  * Numbers have 2 decimals (slopes: 3 significant digits, per second); a non-finite number is
  * written "n/a", so the text never contains NaN or Infinity. Pure.
  */
-import type { ActionRecommendation, ExplainRecord, Pipeline, RuptureState, SignalName, SignalReading, WeightedSignal } from '../contract.js';
+import type { ActionRecommendation, ExplainRecord, Pipeline, RuptureState, SignalName, SignalReading } from '../contract.js';
 import type { ContagionSource } from '../traces/service-graph.js';
 import { ruptureStateOf } from './rupture-band.js';
-import { TTF_CAP_SECONDS } from './ttf.js';
+import { ETA_CAP_SECONDS } from './failure-eta.js';
+import type { Diagnosis, DiagnosisKind } from './diagnosis.js';
 
 export interface NarrativeInput {
   /** workload name (last key segment) */
@@ -38,10 +42,30 @@ export interface NarrativeInput {
   /** slopes of the primary metric per second: 5-min (burst) and 60-min (stable) */
   alphaBurst: number;
   alphaStable: number;
-  recommendation: ActionRecommendation;
+  recommendation: ActionRecommendation | null;
   ttfSeconds: number;
   /** lines from contextEventLines, placed after the opening sentence */
   contextLines?: readonly string[];
+  /** what moved; null or undetermined leaves the paragraph out */
+  diagnosis?: Diagnosis | null;
+}
+
+const KIND_TEXT: Record<DiagnosisKind, string> = {
+  'memory-leak': 'memory leak',
+  'cpu-saturation': 'CPU saturation',
+  'latency-burn': 'latency burn',
+  'error-creep': 'error creep',
+  'crash-loop': 'crash loop',
+  'failing-dependency': 'failing dependency',
+  undetermined: 'undetermined',
+};
+
+/** "Diagnosis: memory leak — memory 62 % → 91 % in 40 min, +43 %/h[, under rising traffic]." or null */
+export function diagnosisSentence(d: Diagnosis | null | undefined): string | null {
+  if (d === null || d === undefined || d.kind === 'undetermined') return null;
+  const traffic = (d.kind === 'cpu-saturation' || d.kind === 'latency-burn') && d.trafficRising ? ', under rising traffic' : '';
+  const deploy = d.deploy !== null ? ` It started ${d.deploy.minutesBefore} min after ${d.deploy.event} (${d.deploy.description}).` : '';
+  return `Diagnosis: ${KIND_TEXT[d.kind]} — ${d.summary}${traffic}.${deploy}`;
 }
 
 /** Narrative object of the interface (explain/{id}/narrative). */
@@ -49,7 +73,7 @@ export interface NarrativeObject {
   narrative: string;
   severity: RuptureState;
   primaryPipeline: Pipeline;
-  topFactor: WeightedSignal;
+  topFactor: string;
   ttfSeconds: number;
 }
 
@@ -71,11 +95,13 @@ export function buildNarrative(input: NarrativeInput): string {
     input.confidence !== null && Number.isFinite(input.confidence) ? `, confidence=${Math.round(Math.min(1, Math.max(0, input.confidence)) * 100)}%` : '';
   const opening = [`${input.name} is in ${state} state (FusedR=${fmt2(input.fusedR)}${conf}).`, ...(input.contextLines ?? [])];
   paragraphs.push(opening.join('\n'));
+  const diagnosis = diagnosisSentence(input.diagnosis);
+  if (diagnosis !== null) paragraphs.push(diagnosis);
   paragraphs.push(signalParagraph(input.signals));
   const cascade = cascadeParagraph(input);
   if (cascade !== null) paragraphs.push(cascade);
   paragraphs.push(pipelineSentence(input));
-  paragraphs.push(`Recommended action: ${input.recommendation.text}`);
+  paragraphs.push(`Recommended action: ${input.recommendation === null ? 'none yet: no single input explains the rupture.' : input.recommendation.text}`);
   const ttf = ttfSentence(input.ttfSeconds);
   if (ttf !== null) paragraphs.push(ttf);
   return paragraphs.join('\n\n');
@@ -88,7 +114,7 @@ export function narrativeObject(record: ExplainRecord): NarrativeObject {
     severity: ruptureStateOf(record.fusedR),
     primaryPipeline: record.primaryPipeline,
     topFactor: record.topFactor,
-    ttfSeconds: Number.isFinite(record.ttfSeconds) ? Math.floor(record.ttfSeconds) : TTF_CAP_SECONDS,
+    ttfSeconds: Number.isFinite(record.ttfSeconds) ? Math.floor(record.ttfSeconds) : ETA_CAP_SECONDS,
   };
 }
 
@@ -147,8 +173,9 @@ function pipelineSentence(input: NarrativeInput): string {
 }
 
 function ttfSentence(ttf: number): string | null {
-  if (!Number.isFinite(ttf) || !(ttf > 0) || ttf >= TTF_CAP_SECONDS) return null;
+  if (!Number.isFinite(ttf) || ttf < 0 || ttf >= ETA_CAP_SECONDS) return null;
   const seconds = Math.floor(ttf);
+  if (seconds === 0) return 'Estimated time to failure: now.';
   if (seconds < 60) return `Estimated time to failure: ${seconds} ${seconds === 1 ? 'second' : 'seconds'}.`;
   const minutes = Math.floor(seconds / 60);
   return `Estimated time to failure: ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`;

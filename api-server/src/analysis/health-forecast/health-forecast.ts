@@ -7,6 +7,11 @@ import type { HealthForecast } from '../contract.js';
 import { clamp01 } from '../normalise/unit-rules.js';
 
 export const CRITICAL_HEALTH_EDGE = 0.4;
+/**
+ * Longest critical ETA the health line gives: 60 min, four times the 15 min of history it is
+ * fitted on; further out the extrapolation is noise (a healthy workload read "critical in 477 min").
+ */
+export const MAX_HEALTH_ETA_MINUTES = 60;
 
 export function fallbackForecast(current: number, n: number): HealthForecast {
   const c = clamp01(Number.isFinite(current) ? current : 0);
@@ -65,6 +70,7 @@ export function forecastHealthOf(ring: ArrayLike<number>, start: number, count: 
   if (m < -1e-6) {
     const k = (CRITICAL_HEALTH_EDGE - b - m * (n - 1)) / m;
     criticalEtaMinutes = k > 0 ? Math.floor((k * stepMs) / 60_000) : 0;
+    if (criticalEtaMinutes > MAX_HEALTH_ETA_MINUTES) criticalEtaMinutes = 0;
   }
   return { in15min, in30min, criticalEtaMinutes: Number.isFinite(criticalEtaMinutes) ? criticalEtaMinutes : 0, trend, confidenceWindow: n };
 }

@@ -13,6 +13,18 @@ export function stressOf(c: number, m: number, lStar: number, e: number, t: numb
   return clamp01(0.3 * fin(c) + 0.2 * fin(m) + 0.2 * fin(lStar) + 0.2 * fin(e) + 0.1 * fin(t));
 }
 
+/** Memory above this fraction of its limit feeds fatigue (interface: memory affects fatigue). */
+export const MEMORY_FATIGUE_EDGE = 0.8;
+
+/**
+ * Memory's fatigue input M_F = clamp((M − 0.8)/0.2): 0 up to 80 % of the limit, 1 at the limit.
+ * It joins the dissipative drive D_t = max(S, G, M_F), so memory held above ≈ 87 % builds fatigue
+ * (D > R_threshold + λ) and anything below dissipates it.
+ */
+export function memoryFatigueInput(m: number): number {
+  return clamp01((fin(m) - MEMORY_FATIGUE_EDGE) / (1 - MEMORY_FATIGUE_EDGE));
+}
+
 /** F_t = clamp(F_{t−1} + (max(S, G) − R_threshold) − λ·dt/15), dt in s already capped to ≤ 30 */
 export function nextFatigue(previous: number, stress: number, gcPause: number, dtSeconds: number, threshold: number, recovery: number): number {
   const d = Math.max(fin(stress), fin(gcPause));

@@ -23,6 +23,7 @@ import {
   moodBase,
   moodOf,
   nextFatigue,
+  memoryFatigueInput,
   pressureOf,
   resilienceOf,
   stressOf,
@@ -293,8 +294,8 @@ export class PodKpi {
 
     // 1 stress
     const stress = stressOf(c, m, latencySeen ? l : loadSeen ? n : 0, e, t);
-    // 2 fatigue
-    const fatigue = nextFatigue(this.numbers[FATIGUE_AT]!, stress, g, ctx.dtSeconds, ctx.fatigueThreshold, ctx.fatigueRecovery);
+    // 2 fatigue: D = max(S, G, M_F) (memory feeds fatigue, formulas.ts memoryFatigueInput)
+    const fatigue = nextFatigue(this.numbers[FATIGUE_AT]!, Math.max(stress, memoryFatigueInput(m)), g, ctx.dtSeconds, ctx.fatigueThreshold, ctx.fatigueRecovery);
     this.numbers[FATIGUE_AT] = fatigue;
     // 3 mood
     const mood = moodOf(moodBase(e, t, this.restartsLastHour(ctx.tMs)), ctx.logMoodTerm, ctx.recentLogs);

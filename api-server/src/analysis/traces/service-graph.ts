@@ -189,6 +189,15 @@ export class ServiceGraph {
     return list.sort((a, b) => cmp(a.from, b.from));
   }
 
+  /** Live edges out of `service` (the services it calls) with calls > 0, sorted by callee. */
+  edgesFrom(service: string, nowMs: number): ServiceEdge[] {
+    const row = this.out.get(service);
+    if (row === undefined) return [];
+    const list: ServiceEdge[] = [];
+    for (const [to, cell] of row) if (cell.calls > 0 && this.live(cell, nowMs)) list.push(view(service, to, cell));
+    return list.sort((a, b) => cmp(a.to, b.to));
+  }
+
   /** Graph part of contagion K (§3.2): max p_e over live edges into `service`; 0 without edges. In [0, 1]. */
   contagionInto(service: string, nowMs: number): number {
     const row = this.into.get(service);

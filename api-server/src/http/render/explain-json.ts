@@ -10,6 +10,27 @@ function workloadRef(key: string): { namespace: string; kind: string; name: stri
   return parseWorkloadKey(key) ?? { namespace: 'default', kind: 'host', name: key };
 }
 
+/**
+ * What moved (explain/diagnosis.ts) and which model gave the ETA; null on records saved before
+ * diagnoses existed.
+ */
+export function diagnosisJson(rec: ExplainRecord): Record<string, unknown> | null {
+  const d = rec.diagnosis;
+  if (d === undefined) return null;
+  return {
+    kind: d.kind,
+    factor: d.factor,
+    summary: d.summary,
+    dependency: d.dependency,
+    traffic_rising: d.trafficRising,
+    after_deploy: d.afterDeploy,
+    deploy: d.deploy === null ? null : { event: d.deploy.event, description: d.deploy.description, minutes_before: d.deploy.minutesBefore },
+    projected_30min: d.projected30Min === null ? null : r3(d.projected30Min),
+    eta_seconds: Math.floor(rec.ttfSeconds),
+    eta_basis: rec.etaBasis ?? 'none',
+  };
+}
+
 export function explainTraceJson(rec: ExplainRecord): Record<string, unknown> {
   return {
     rupture_id: rec.ruptureId,
@@ -20,6 +41,8 @@ export function explainTraceJson(rec: ExplainRecord): Record<string, unknown> {
       Object.entries(rec.modelContributions).map(([name, c]) => [name, { weight: r4(c.weight), prediction: r3(c.prediction) }]),
     ),
     top_factor: rec.topFactor,
+    top_signal: rec.topSignal ?? rec.topFactor,
+    diagnosis: diagnosisJson(rec),
     signal_values: Object.fromEntries(Object.entries(rec.signalValues).map(([s, v]) => [s, r4(v)])),
     primary_pipeline: rec.primaryPipeline,
     confidence: r3(rec.confidence),
@@ -75,6 +98,9 @@ export function explainFormulaJson(rec: ExplainRecord): Record<string, unknown> 
       // rupture episodes open only on calibrated steps (analytics.md §6), so penalties are adaptive
       adaptive: true,
     },
+    diagnosis: diagnosisJson(rec),
+    top_factor: rec.topFactor,
+    top_signal: rec.topSignal ?? rec.topFactor,
     ttf_seconds: rec.ttfSeconds,
     confidence: r3(rec.confidence),
   };
@@ -112,5 +138,8 @@ export function explainNarrativeJson(rec: ExplainRecord): Record<string, unknown
     primary_pipeline: rec.primaryPipeline,
     top_factor: rec.topFactor,
     ttf_seconds: Math.floor(rec.ttfSeconds),
+    diagnosis: diagnosisJson(rec),
+    // the rule-table recommendation of the step (null: nothing yet)
+    recommendation: rec.recommendation === null ? null : { type: rec.recommendation.type, params: rec.recommendation.params, tier: rec.recommendation.tier, text: rec.recommendation.text },
   };
 }

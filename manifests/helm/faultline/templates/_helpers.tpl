@@ -54,7 +54,7 @@ app.kubernetes.io/component: server
   verbs: [update]
 - apiGroups: [apps]
   resources: [deployments]
-  verbs: [get, list, watch]
+  verbs: [get, list, watch, patch]
 - apiGroups: [apps]
   resources: [deployments/scale]
   verbs: [get, update, patch]

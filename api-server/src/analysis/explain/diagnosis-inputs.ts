@@ -1,0 +1,80 @@
+/**
+ * The inputs of a diagnosis read from what the analysis keeps: input series' regression lines
+ * (60-min stable and 5-min burst), the trace graph's edges out of the workload, context events.
+ * Pure.
+ */
+import type { ContextEventInput } from '../contract.js';
+import type { SeriesEnsemble } from '../ensemble/index.js';
+import { burstLineOf } from '../anomaly/index.js';
+import type { ServiceEdge } from '../traces/service-graph.js';
+import type { DependencyEdge, DiagnosisInput, InputTrend } from './diagnosis.js';
+import { CONTEXT_LOOKBACK_MS } from './context-lines.js';
+
+const DEPLOY_WORDS = /deploy|release|rollout|upgrade/i;
+
+/**
+ * The trend of an input series over its 60-min window, from its trough to now: `from` is the
+ * lowest value of the window (the latest one when it repeats), `to` the latest value, the span the
+ * time between them and the slope their rise rate (a regression line over the whole window would
+ * average a 30-min flat stretch into a 3-min climb). `counter` (restarts) compares the first and
+ * the latest value instead. Null without a series or with fewer than 2 points.
+ */
+export function seriesTrend(name: string, ensemble: SeriesEnsemble | undefined, counter = false): InputTrend | null {
+  if (ensemble === undefined) return null;
+  const line = ensemble.stableLine;
+  if (line.count < 2) return null;
+  const { xs, ys } = line.toJSON();
+  if (xs.length < 2) return null;
+  const last = ys.length - 1;
+  let at = 0;
+  if (!counter) for (let i = 1; i <= last; i++) if (ys[i]! <= ys[at]!) at = i;
+  const from = ys[at]!;
+  const to = ys[last]!;
+  const span = xs[last]! - xs[at]!;
+  const burst = burstLineOf(ensemble);
+  return {
+    input: name,
+    from,
+    to,
+    spanSeconds: span,
+    slopePerSecond: span > 0 ? (to - from) / span : 0,
+    burstSlopePerSecond: burst.count >= 2 ? burst.slope() : 0,
+  };
+}
+
+/** drops of an uptime series (seconds) by more than a minute within its 60-min window */
+export function uptimeResets(ensemble: SeriesEnsemble | undefined): number {
+  if (ensemble === undefined || ensemble.stableLine.count < 2) return 0;
+  const { ys } = ensemble.stableLine.toJSON();
+  let n = 0;
+  for (let i = 1; i < ys.length; i++) if (ys[i]! < ys[i - 1]! - 60) n += 1;
+  return n;
+}
+
+/**
+ * The trend of a noisy level (traffic): its 60-min regression line from its first to its last
+ * point, so one low and one high sample do not make a rise. Null as seriesTrend.
+ */
+export function lineTrend(name: string, ensemble: SeriesEnsemble | undefined): InputTrend | null {
+  if (ensemble === undefined || ensemble.stableLine.count < 2) return null;
+  const line = ensemble.stableLine;
+  const x0 = line.firstX();
+  const x1 = line.lastX();
+  return { input: name, from: line.predict(x0), to: line.predict(x1), spanSeconds: x1 - x0, slopePerSecond: line.slope(), burstSlopePerSecond: 0 };
+}
+
+export function dependencyEdges(edges: readonly ServiceEdge[]): DependencyEdge[] {
+  return edges.map((e) => ({ service: e.to, errorRate: e.errorRate, calls: e.calls }));
+}
+
+/** the latest deploy-like context event of `workload` in the hour before `openedAtMs` or after it (up to `nowMs`) */
+export function recentDeploy(events: readonly ContextEventInput[], workload: string, openedAtMs: number, nowMs: number): DiagnosisInput['deploy'] {
+  let best: ContextEventInput | null = null;
+  for (const e of events) {
+    if (e.workload !== workload || !DEPLOY_WORDS.test(e.event) || !Number.isFinite(e.timeMs)) continue;
+    if (e.timeMs < openedAtMs - CONTEXT_LOOKBACK_MS || e.timeMs > nowMs) continue;
+    if (best === null || e.timeMs > best.timeMs) best = e;
+  }
+  if (best === null) return null;
+  return { event: best.event, description: best.description, minutesBefore: Math.max(0, Math.floor((openedAtMs - best.timeMs) / 60_000)) };
+}

@@ -1,0 +1,174 @@
+/**
+ * Diagnosis of a rupture: which input moved, in the workload's own terms. Pure.
+ *
+ * Order of the rules (first that applies):
+ * 1. `crash-loop`: the restart counter rose by at least one over the trend window, or the uptime
+ *    series dropped (the process started again).
+ * 2. `failing-dependency`: a downstream call edge of the workload (trace graph) carries an error
+ *    rate ≥ 0.1; the worst one is named.
+ * 3. Otherwise each of memory, cpu, latency and error_rate scores rise / swing (rise = value now
+ *    − the window's trough, counted only while positive; swing = the move that matters: 0.2 for the fractions memory, cpu and latency
+ *    (latency is normalised to 600 ms), 0.05 for error_rate). Below a score of 1 for every input
+ *    the diagnosis names metricR's primary input if it rose most (a rupture opens on a slope
+ *    breaking away, often before the input moved a whole swing), else it is `undetermined`.
+ *    Else the cause is the first input, in the order memory,
+ *    cpu, latency, error_rate (causes before symptoms: a leak or a saturated CPU raises latency
+ *    and errors, not the other way round; under rising traffic cpu, latency, memory, error_rate,
+ *    as memory then grows with the load), whose score is at least half the largest score:
+ *    memory → `memory-leak`, cpu → `cpu-saturation`, latency → `latency-burn`, error_rate →
+ *    `error-creep`.
+ *
+ * `trafficRising`: request_rate rose by ≥ 20 % over its window. `afterDeploy`: a context event
+ * naming a deploy, release or rollout happened in the hour before the rupture opened or during it.
+ */
+import { failureEtaSeconds, FAILURE_EDGES, trendSlope } from './failure-eta.js';
+
+export const DIAGNOSIS_KINDS = ['memory-leak', 'cpu-saturation', 'latency-burn', 'error-creep', 'crash-loop', 'failing-dependency', 'undetermined'] as const;
+export type DiagnosisKind = (typeof DIAGNOSIS_KINDS)[number];
+
+/** One input's trend over its 60-min window (diagnosis-inputs.ts): values are the analysis' normalised ones. */
+export interface InputTrend {
+  input: string;
+  /** the window's trough (counters: its first value) */
+  from: number;
+  /** latest value */
+  to: number;
+  /** seconds from the trough to the latest value */
+  spanSeconds: number;
+  /** (to − from) / span, per second: the rise rate */
+  slopePerSecond: number;
+  /** slope of the 5-min line, per second */
+  burstSlopePerSecond: number;
+}
+
+export interface DependencyEdge {
+  service: string;
+  errorRate: number;
+  calls: number;
+}
+
+export interface DiagnosisInput {
+  /** trends of memory, cpu, latency, error_rate (any subset) */
+  trends: readonly InputTrend[];
+  requestRate: InputTrend | null;
+  restarts: InputTrend | null;
+  /** drops of the uptime series in its window (a process that started again) */
+  uptimeResets: number;
+  /** call edges from the workload to the services it calls */
+  downstream: readonly DependencyEdge[];
+  /** a deploy-like context event in the hour before the rupture or during it, null without one */
+  deploy: { event: string; description: string; minutesBefore: number } | null;
+  /** metricR's primary input (the one whose 5-min slope broke away most), null without one */
+  primaryMetric: string | null;
+}
+
+export interface Diagnosis {
+  kind: DiagnosisKind;
+  /** the input named as top factor: memory, cpu, latency, error_rate, restarts or `dependency:<service>`; null when undetermined */
+  factor: string | null;
+  /** plain-units line, e.g. "memory 62 % → 91 % in 40 min, +43 %/h" */
+  summary: string;
+  /** the failing downstream service (failing-dependency) */
+  dependency: string | null;
+  trafficRising: boolean;
+  afterDeploy: boolean;
+  deploy: DiagnosisInput['deploy'];
+  /** seconds until the factor reaches its failure edge on its current trend; null without an estimate */
+  etaSeconds: number | null;
+  /** the factor's value 30 min ahead on its trend (demand: may exceed 1), ≥ 0; null for restarts, dependencies and undetermined */
+  projected30Min: number | null;
+}
+
+const SWING: Record<string, number> = { memory: 0.2, cpu: 0.2, latency: 0.2, error_rate: 0.05 };
+const CAUSE_ORDER = ['memory', 'cpu', 'latency', 'error_rate'] as const;
+/** under rising traffic memory grows with the load: cpu and latency come first */
+const LOAD_ORDER = ['cpu', 'latency', 'memory', 'error_rate'] as const;
+const KIND_OF: Record<(typeof CAUSE_ORDER)[number], DiagnosisKind> = {
+  memory: 'memory-leak',
+  cpu: 'cpu-saturation',
+  latency: 'latency-burn',
+  error_rate: 'error-creep',
+};
+export const DEPENDENCY_ERROR_RATE = 0.1;
+export const TRAFFIC_RISE = 0.2;
+
+export function diagnose(input: DiagnosisInput): Diagnosis {
+  const trafficRising = input.requestRate !== null && rose(input.requestRate, TRAFFIC_RISE);
+  const base = { trafficRising, afterDeploy: input.deploy !== null, deploy: input.deploy };
+  const restarts = input.restarts;
+  const counted = restarts === null ? 0 : Math.round(fin(restarts.to) - fin(restarts.from));
+  const n = Math.max(counted, Math.round(fin(input.uptimeResets)));
+  if (n >= 1) {
+    const within = restarts !== null && counted >= 1 ? ` in ${duration(restarts.spanSeconds)}` : ' in the last hour';
+    return { ...base, kind: 'crash-loop', factor: 'restarts', summary: `${n} ${n === 1 ? 'restart' : 'restarts'}${within}`, dependency: null, etaSeconds: 0, projected30Min: null };
+  }
+  const failing = worstEdge(input.downstream);
+  if (failing !== null) {
+    return {
+      ...base,
+      kind: 'failing-dependency',
+      factor: `dependency:${failing.service}`,
+      summary: `calls to ${failing.service} fail at ${pct(failing.errorRate)} % (${failing.calls} calls)`,
+      dependency: failing.service,
+      etaSeconds: null,
+      projected30Min: null,
+    };
+  }
+  const scores = new Map<string, number>();
+  let best = 0;
+  for (const t of input.trends) {
+    const swing = SWING[t.input];
+    if (swing === undefined || !(t.slopePerSecond > 0)) continue;
+    const s = Math.max(0, fin(t.to) - fin(t.from)) / swing;
+    scores.set(t.input, s);
+    if (s > best) best = s;
+  }
+  const order = trafficRising ? LOAD_ORDER : CAUSE_ORDER;
+  // a rupture can open before any input moved a whole swing: then the input whose slope broke away (metricR's) names it, if it rose
+  const early = order.find((name) => name === input.primaryMetric && (scores.get(name) ?? 0) > 0 && scores.get(name) === best);
+  if (!(best >= 1) && early === undefined) return { ...base, kind: 'undetermined', factor: null, summary: 'no input moved enough to name a cause', dependency: null, etaSeconds: null, projected30Min: null };
+  const cause = best >= 1 ? order.find((name) => (scores.get(name) ?? 0) >= best / 2)! : early!;
+  const trend = input.trends.find((t) => t.input === cause)!;
+  const slope = trendSlope(trend.burstSlopePerSecond, trend.slopePerSecond);
+  return {
+    ...base,
+    kind: KIND_OF[cause],
+    factor: cause,
+    summary: trendLine(trend),
+    dependency: null,
+    etaSeconds: failureEtaSeconds(cause, trend.to, slope),
+    projected30Min: Math.max(0, fin(trend.to) + slope * 1800),
+  };
+}
+
+/** "memory 62 % → 91 % in 40 min, +43 %/h" (latency in ms: the normalised value × 600) */
+export function trendLine(t: InputTrend): string {
+  const label = t.input === 'error_rate' ? 'error rate' : t.input;
+  const rate = fin(fin(t.slopePerSecond) * 3600);
+  const sign = rate >= 0 ? '+' : '−';
+  if (t.input === 'latency') {
+    return `latency ${ms(t.from)} ms → ${ms(t.to)} ms in ${duration(t.spanSeconds)}, ${sign}${ms(Math.abs(rate))} ms/h`;
+  }
+  return `${label} ${pct(t.from)} % → ${pct(t.to)} % in ${duration(t.spanSeconds)}, ${sign}${pct(Math.abs(rate))} %/h`;
+}
+
+/** the edge with the highest error rate ≥ 0.1, then most calls, then name */
+function worstEdge(edges: readonly DependencyEdge[]): DependencyEdge | null {
+  let best: DependencyEdge | null = null;
+  for (const e of edges) {
+    if (!(e.errorRate >= DEPENDENCY_ERROR_RATE) || e.calls <= 0) continue;
+    if (best === null || e.errorRate > best.errorRate || (e.errorRate === best.errorRate && (e.calls > best.calls || (e.calls === best.calls && e.service < best.service)))) best = e;
+  }
+  return best;
+}
+
+function rose(t: InputTrend, fraction: number): boolean {
+  const from = fin(t.from);
+  return from > 0 ? (fin(t.to) - from) / from >= fraction : fin(t.to) > 0;
+}
+
+const fin = (x: number): number => (Number.isFinite(x) ? x : 0);
+const pct = (x: number): number => Math.round(fin(fin(x) * 100));
+const ms = (x: number): number => Math.round(fin(fin(x) * FAILURE_EDGES.latencyMs));
+/** "N s" below 2 min, else "N min" */
+const duration = (s: number): string => (fin(s) < 120 ? `${Math.max(0, Math.round(fin(s)))} s` : `${Math.round(fin(s) / 60)} min`);

@@ -1,0 +1,12 @@
+/**
+ * The x range of the FusedR history chart, in epoch seconds: the selected span ending now (or at
+ * the last point when it is later), so one point, a few points and a year of points all sit on
+ * the span's own time axis (uPlot's automatic range around a single point runs over years).
+ */
+export function historyRange(times: readonly number[], spanMs: number, nowMs: number): [number, number] {
+  let last = Number.NEGATIVE_INFINITY;
+  for (const t of times) if (Number.isFinite(t) && t > last) last = t;
+  const end = Math.max(Number.isFinite(nowMs) ? nowMs : 0, last);
+  const span = Number.isFinite(spanMs) && spanMs > 0 ? spanMs : 3_600_000;
+  return [(end - span) / 1000, end / 1000];
+}
