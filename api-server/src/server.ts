@@ -81,7 +81,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
   await db.open();
 
   const metrics = new SelfMetrics(VERSION);
-  const core = new AnalysisCoreImpl({ newHexId, config: { calibrationSteps: settings.deployment.calibrationSteps, bucketGraceMs: bucketGraceMsOf(settings) } });
+  const core = new AnalysisCoreImpl({ newHexId, config: { calibrationSteps: settings.deployment.calibrationSteps, bucketGraceMs: bucketGraceMsOf(settings), singleSourceEmergencySteps: Math.ceil((settings.deployment.singleSourceEmergencyMinutes * 60) / 15) } });
   // cluster mode: rpt_ingest_samples_total counts what Kafka acknowledged to senders (the
   // telemetry producer), not what this replica's analysis reads back from the topic
   const pipeline = new IngestPipeline(core, { accepted: (s, n) => (d.cluster.enabled ? undefined : metrics.accepted(s, n)), dropped: (r, n) => metrics.droppedRecords(r, n) }, now);
@@ -120,6 +120,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
       terminalLimit: 256,
       creationCooldownMs: 300_000,
       executorTimeoutMs: d.executorTimeoutSeconds * 1000,
+      sustainMs: d.actionSustainSeconds * 1000,
     },
     clusterActions ?? new LevelActionStore(db),
     executor,

@@ -70,7 +70,7 @@ describe('dashboard in headless Chromium against the real service', function () 
     await build({ root: resolve('dashboard'), logLevel: 'warn' });
     configDir = await makeTempDir('dash-config');
     const config = join(configDir.path, 'faultline.yaml');
-    await writeFile(config, ['execution_mode: auto', 'confidence_thresholds:', '  auto_action: 0', 'namespace_allowlist: [demo]', 'simulation:', '  baseline_minutes: 60'].join('\n'));
+    await writeFile(config, ['execution_mode: auto', 'confidence_thresholds:', '  auto_action: 0', 'namespace_allowlist: [demo]', 'actions:', '  sustain_seconds: 0', 'alerts:', '  single_source_emergency_minutes: 0', 'simulation:', '  baseline_minutes: 60'].join('\n'));
     svc = await startTestService({ key: KEY, args: ['--edition', 'autopilot', '--config', config] });
     origin = `http://127.0.0.1:${svc.server.ports.dashboard}`;
     profile = await makeTempDir('chromium-profile');

@@ -25,6 +25,8 @@ export interface ActionEngineSettings extends GateSettings {
   creationCooldownMs: number;
   /** with the external executor: an approved action without a result fails after this long */
   executorTimeoutMs: number;
+  /** how long the announced band must have been critical or worse before an action is created */
+  sustainMs?: number;
 }
 
 /** A result report of the external executor (POST /actions/{id}/result, operator.md §7.4). */
@@ -174,7 +176,7 @@ export class ActionEngine implements ActionDecisions {
     const created: Action[] = [];
     const deleted: Action[] = [];
     for (const snapshot of snapshots) {
-      if (!mayCreateAction(snapshot) || snapshot.ruptureId === null) continue;
+      if (!mayCreateAction(snapshot, this.settings.sustainMs) || snapshot.ruptureId === null) continue;
       if (!this.drives(snapshot.key)) continue;
       const record = explain(snapshot.ruptureId);
       if (record === undefined) continue;

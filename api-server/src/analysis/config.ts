@@ -39,6 +39,11 @@ export interface AnalysisConfig {
   /** fatigue dissipative parameters (§3.2) */
   fatigueThreshold: number;
   fatigueRecovery: number;
+  /**
+   * Steps FusedR must stay in the emergency band before metric evidence alone (no log burst, no
+   * trace ratio agreeing) is announced above warning (decision/band-decider.ts; 24 = 6 minutes)
+   */
+  singleSourceEmergencySteps: number;
 }
 
 export const DEFAULT_ANALYSIS_CONFIG: AnalysisConfig = {
@@ -56,6 +61,7 @@ export const DEFAULT_ANALYSIS_CONFIG: AnalysisConfig = {
   explainRetentionMs: 7 * 24 * 3600 * 1000,
   fatigueThreshold: 0.3,
   fatigueRecovery: 0.05,
+  singleSourceEmergencySteps: 24,
 };
 
 export function resolveConfig(partial: Partial<AnalysisConfig> = {}): AnalysisConfig {

@@ -411,7 +411,7 @@ export class WorkloadAnalyzer {
     const calibrated = this.steps >= env.calibrationSteps;
     const quiet = !calibrated || this.inQuietPeriod(tStep, env.contextEvents);
     const corroborated = (logR !== null && logR > 1) || (traceR !== null && traceR >= TRACE_CORROBORATES);
-    const decision = this.decision.decide(this.key, fusedR, tStep, quiet, corroborated);
+    const decision = this.decision.decide(this.key, fusedR, tStep, quiet, corroborated, env.config.singleSourceEmergencySteps);
     const state = decision.state;
     const episode = this.episodes.step({ fusedR, rupture: decision.band !== 'normal', calibrated, tStepMs: tStep }, newRuptureId);
     const ruptureId = episode.ruptureId;

@@ -137,7 +137,11 @@ function deploymentFrom(yaml: YamlSettings, file: string, env: NodeJS.ProcessEnv
     actionExecutor: yaml.actions?.executor ?? (yaml.actions?.webhook_url !== undefined ? 'webhook' : 'log'),
     actionWebhookUrl: yaml.actions?.webhook_url,
     executorTimeoutSeconds: yaml.actions?.executor_timeout_seconds ?? 600,
+    // the default is ACTION_SUSTAIN_MS of actions/creation-gate.ts (config imports no service folder)
+    actionSustainSeconds: yaml.actions?.sustain_seconds ?? 120,
     calibrationSteps: yaml.baselines?.observation_window ?? 96,
+    // the default is the analysis config's singleSourceEmergencySteps (24 steps of 15 s)
+    singleSourceEmergencyMinutes: yaml.alerts?.single_source_emergency_minutes ?? 6,
     simulationBaselineMinutes: yaml.simulation?.baseline_minutes ?? 30,
     eventbus,
     sinks,
@@ -154,7 +158,9 @@ const YAML_NAMES: Record<string, string> = {
   actionExecutor: 'actions.executor',
   actionWebhookUrl: 'actions.webhook_url',
   executorTimeoutSeconds: 'actions.executor_timeout_seconds',
+  actionSustainSeconds: 'actions.sustain_seconds',
   calibrationSteps: 'baselines.observation_window',
+  singleSourceEmergencyMinutes: 'alerts.single_source_emergency_minutes',
   simulationBaselineMinutes: 'simulation.baseline_minutes',
 };
 

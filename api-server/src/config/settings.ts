@@ -45,7 +45,11 @@ export const settingsSchema = z.object({
     actionExecutor: z.enum(['log', 'webhook', 'external'], { message: 'must be log, webhook or external' }),
     actionWebhookUrl: z.url({ message: 'must be an http(s) URL' }).optional(),
     executorTimeoutSeconds: z.number().positive('must be > 0'),
+    /** how long the announced band must have been critical or worse before an action is created (actions/creation-gate.ts) */
+    actionSustainSeconds: z.number().nonnegative('must be >= 0').max(3600, 'must be at most 3600'),
     calibrationSteps: z.number().int('must be an integer').positive('must be > 0'),
+    /** minutes FusedR must stay in the emergency band before one source alone is announced above warning */
+    singleSourceEmergencyMinutes: z.number().nonnegative('must be >= 0').max(60, 'must be at most 60'),
     simulationBaselineMinutes: z.number().nonnegative('must be >= 0').max(1440),
     /** validated by parseEventBusSettings while the YAML file is read */
     eventbus: z.custom<EventBusSettings>(),
@@ -68,10 +72,11 @@ export const yamlSchema = z
     rate_limit_per_hour: z.number().optional(),
     storage: z.object({ retention: z.object({ kpis_days: z.number().optional() }).partial().optional() }).partial().optional(),
     actions: z
-      .object({ executor: z.string().optional(), webhook_url: z.string().optional(), executor_timeout_seconds: z.number().optional() })
+      .object({ executor: z.string().optional(), webhook_url: z.string().optional(), executor_timeout_seconds: z.number().optional(), sustain_seconds: z.number().optional() })
       .partial()
       .optional(),
     baselines: z.object({ observation_window: z.number().optional() }).partial().optional(),
+    alerts: z.object({ single_source_emergency_minutes: z.number().optional() }).partial().optional(),
     simulation: z.object({ baseline_minutes: z.number().optional() }).partial().optional(),
     eventbus: z.unknown().optional(),
     sinks: z.unknown().optional(),

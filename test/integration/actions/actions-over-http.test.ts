@@ -44,6 +44,11 @@ describe('actions, approvals, suppressions and simulation over HTTP (autopilot, 
         'rate_limit_per_hour: 6',
         'actions:',
         `  webhook_url: ${receiver.url}/execute`,
+        // these tests follow an action's life, not the creation gate (test/unit/actions/creation-gate.test.ts): no 2-minute wait
+        '  sustain_seconds: 0',
+        // and a sim's one-source rupture is announced as it is, without the 6-minute single-source dwell
+        'alerts:',
+        '  single_source_emergency_minutes: 0',
         'simulation:',
         '  baseline_minutes: 30',
       ].join('\n'),

@@ -83,7 +83,7 @@ export async function startHarness(prefix: string, engineYaml: string[] = [], ed
   const ns = await createNamespace(cp, prefix);
   const configDir = await makeTempDir('opcfg');
   const config = join(configDir.path, 'faultline.yaml');
-  await writeFile(config, ['actions:', '  executor: external', 'simulation:', '  baseline_minutes: 30', ...engineYaml].join('\n'));
+  await writeFile(config, ['actions:', '  executor: external', '  sustain_seconds: 0', 'alerts:', '  single_source_emergency_minutes: 0', 'simulation:', '  baseline_minutes: 30', ...engineYaml].join('\n'));
   const key = 'operator-test-key';
   const svc = await startTestService({ args: ['--edition', edition, '--config', config], key });
   const kc = new KubeConfig();

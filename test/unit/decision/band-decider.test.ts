@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { BandDecider, type DecisionInput } from '../../../api-server/src/analysis/decision/band-decider.js';
+import { BandDecider, bandDeciderSchema, type DecisionInput } from '../../../api-server/src/analysis/decision/band-decider.js';
 import { ChangeEnvelope } from '../../../api-server/src/analysis/decision/change-envelope.js';
 import { LevelHold } from '../../../api-server/src/analysis/decision/level-hold.js';
 
@@ -8,7 +8,7 @@ const run = (d: BandDecider, values: number[], extra: Partial<DecisionInput> = {
   values.map((fusedR, i) => d.step({ workload: W, fusedR, timeMs: t0 + i * 15_000, quiet: false, held: false, ...extra }));
 
 describe('decision: the band decider (hysteresis, dwell, one event per episode)', () => {
-  const config = { dwellUpSteps: 2, recoverBelow: 1.0, dwellRecoverSteps: 3 };
+  const config = { dwellUpSteps: 2, soloDwellSteps: 4, recoverBelow: 1.0, dwellRecoverSteps: 3 };
 
   it('escalates after two steps above, to the lowest band held; only rises within the episode; one recovery', () => {
     const d = new BandDecider(config);
@@ -44,6 +44,31 @@ describe('decision: the band decider (hysteresis, dwell, one event per episode)'
     const steps = run(d, [6, 6, 6], { corroborated: false });
     expect(steps.map((s) => s.event?.type ?? null)).to.deep.equal([null, 'warning', null]);
     expect(run(d, [6, 6], { corroborated: true }, 45_000).map((s) => s.event?.type ?? null)).to.deep.equal([null, 'emergency']);
+  });
+
+  it('metric evidence alone goes above warning once FusedR held the emergency band for soloDwellSteps (4 here)', () => {
+    const d = new BandDecider(config);
+    // steps 0-2 in emergency: warning at step 1 (dwell 2); step 3 is the 4th emergency step, so the
+    // cap lifts and the climb above warning starts; announced after 2 steps above, at step 4
+    const steps = run(d, [6, 6, 6, 6, 6, 6], { corroborated: false });
+    expect(steps.map((s) => s.event?.type ?? null)).to.deep.equal([null, 'warning', null, null, 'emergency', null]);
+    // a critical-band FusedR (2.5-4) alone never counts towards it, and one step below 4 restarts the count
+    const e = new BandDecider(config);
+    expect(run(e, [3.9, 3.9, 3.9, 3.9, 3.9, 3.9], { corroborated: false }).map((s) => s.band)).to.deep.equal(['normal', 'warning', 'warning', 'warning', 'warning', 'warning']);
+    const f = new BandDecider(config);
+    expect(run(f, [6, 6, 6, 3.9, 6, 6, 6], { corroborated: false }).every((s) => s.band !== 'critical' && s.band !== 'emergency')).to.equal(true);
+  });
+
+  it('a step may carry its own single-source dwell (alerts.single_source_emergency_minutes of the service)', () => {
+    const d = new BandDecider(config);
+    // 0: metric evidence alone is announced as it is, after the usual 2-step dwell
+    expect(run(d, [6, 6], { corroborated: false, soloDwellSteps: 0 }).map((s) => s.event?.type ?? null)).to.deep.equal([null, 'emergency']);
+  });
+
+  it('restores a state saved before the emergency count existed', () => {
+    const old = { band: 'warning' as const, state: 'warning' as const, upSteps: 0, upMin: 3, downSteps: 0, criticalSinceMs: null };
+    const d = BandDecider.fromJSON(bandDeciderSchema.parse(old), config);
+    expect(d.toJSON().soloSteps).to.equal(0);
   });
 
   it('round-trips its state', () => {

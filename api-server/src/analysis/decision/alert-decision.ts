@@ -52,10 +52,10 @@ export class AlertDecision {
   }
 
   /** the step's decision (call after the step's metricRatio calls) */
-  decide(workload: string, fusedR: number, timeMs: number, quiet: boolean, corroborated = true): Decision {
+  decide(workload: string, fusedR: number, timeMs: number, quiet: boolean, corroborated = true, soloDwellSteps?: number): Decision {
     const wasNormal = this.decider.band === 'normal';
     if (wasNormal) this.hold.open(this.levelsBefore);
-    const d = this.decider.step({ workload, fusedR, timeMs, quiet, held: !wasNormal && this.hold.held(this.levels), corroborated });
+    const d = this.decider.step({ workload, fusedR, timeMs, quiet, held: !wasNormal && this.hold.held(this.levels), corroborated, ...(soloDwellSteps === undefined ? {} : { soloDwellSteps }) });
     if (d.band === 'normal') this.hold.close();
     this.levels.clear();
     this.levelsBefore.clear();

@@ -5,7 +5,9 @@
  * - Escalation: the FusedR band must stay above the announced band for `dwellUpSteps`
  *   consecutive steps; the band announced is the lowest band held over those steps.
  * - Corroboration: above warning only when a second source agrees (`corroborated`: a log burst
- *   that passes the minimum counts, or traceR ≥ 1); metric evidence alone is at most a warning.
+ *   that passes the minimum counts, or traceR ≥ 1); metric evidence alone is at most a warning,
+ *   unless FusedR has stayed in the emergency band (≥ 4.0) for `soloDwellSteps` consecutive steps:
+ *   a rupture that strong and that long is told as it is, even from one source.
  * - Within an episode the band only rises: no event for a fall from critical to warning.
  * - Recovery: FusedR below `recoverBelow` (under the 1.5 edge: hysteresis) for `dwellRecoverSteps`
  *   consecutive steps, and no input held away from its level before the episode (`held`), then one
@@ -18,11 +20,13 @@ import { bandOf, bandRank, stateOf, type Band } from '../bands.js';
 
 export interface DeciderConfig {
   dwellUpSteps: number;
+  /** consecutive steps in the emergency band after which metric evidence alone may go above warning */
+  soloDwellSteps: number;
   recoverBelow: number;
   dwellRecoverSteps: number;
 }
 
-export const DEFAULT_DECIDER: DeciderConfig = { dwellUpSteps: 2, recoverBelow: 1.0, dwellRecoverSteps: 20 };
+export const DEFAULT_DECIDER: DeciderConfig = { dwellUpSteps: 2, soloDwellSteps: 24, recoverBelow: 1.0, dwellRecoverSteps: 20 };
 
 const BANDS: readonly Band[] = ['normal', 'warning', 'critical', 'emergency'];
 
@@ -33,6 +37,8 @@ export const bandDeciderSchema = z.object({
   upMin: z.number().int().min(0).max(3),
   downSteps: z.number().int().min(0),
   criticalSinceMs: z.number().nullable(),
+  /** consecutive steps with FusedR in the emergency band (states saved before it existed: 0) */
+  soloSteps: z.number().int().min(0).default(0),
 });
 export type BandDeciderState = z.infer<typeof bandDeciderSchema>;
 
@@ -45,6 +51,8 @@ export interface DecisionInput {
   held: boolean;
   /** a second source agrees (absent: yes) */
   corroborated?: boolean;
+  /** overrides the config's soloDwellSteps (the analysis config's singleSourceEmergencySteps) */
+  soloDwellSteps?: number;
 }
 
 export interface Decision {
@@ -57,7 +65,7 @@ export interface Decision {
 }
 
 export class BandDecider {
-  private s: BandDeciderState = { band: 'normal', state: 'stable', upSteps: 0, upMin: 3, downSteps: 0, criticalSinceMs: null };
+  private s: BandDeciderState = { band: 'normal', state: 'stable', upSteps: 0, upMin: 3, downSteps: 0, criticalSinceMs: null, soloSteps: 0 };
 
   constructor(private readonly config: DeciderConfig = DEFAULT_DECIDER) {}
 
@@ -71,7 +79,10 @@ export class BandDecider {
 
   step(input: DecisionInput): Decision {
     const s = this.s;
-    const raw = Math.min(bandRank(bandOf(input.fusedR)), input.corroborated === false ? 1 : 3);
+    const fused = bandRank(bandOf(input.fusedR));
+    s.soloSteps = fused === 3 && !input.quiet ? s.soloSteps + 1 : 0;
+    const alone = input.corroborated === false && s.soloSteps < (input.soloDwellSteps ?? this.config.soloDwellSteps);
+    const raw = Math.min(fused, alone ? 1 : 3);
     const announced = bandRank(s.band);
     let event: BandEvent | null = null;
     if (input.quiet) {
