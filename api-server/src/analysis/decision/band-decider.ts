@@ -10,6 +10,8 @@
  * - Recovery: FusedR below `recoverBelow` (under the 1.5 edge: hysteresis) for `dwellRecoverSteps`
  *   consecutive steps, and no input held away from its level before the episode (`held`), then one
  *   `recovered` event.
+ * - Level and trend (`floor`): a significant climb towards a limit (decision/level-trend.ts) asks
+ *   for warning or critical by itself, through the same dwell.
  * - Quiet steps (calibrating, a context event's quiet period) change nothing and reset the counts.
  */
 import { z } from 'zod';
@@ -45,6 +47,8 @@ export interface DecisionInput {
   held: boolean;
   /** a second source agrees (absent: yes) */
   corroborated?: boolean;
+  /** the band rank a sustained level-and-trend verdict asks for on its own (0-2; absent: 0) */
+  floor?: number;
 }
 
 export interface Decision {
@@ -71,7 +75,7 @@ export class BandDecider {
 
   step(input: DecisionInput): Decision {
     const s = this.s;
-    const raw = Math.min(bandRank(bandOf(input.fusedR)), input.corroborated === false ? 1 : 3);
+    const raw = Math.max(Math.min(bandRank(bandOf(input.fusedR)), input.corroborated === false ? 1 : 3), input.floor ?? 0);
     const announced = bandRank(s.band);
     let event: BandEvent | null = null;
     if (input.quiet) {
