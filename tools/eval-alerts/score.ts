@@ -36,6 +36,8 @@ export interface FailureResult {
   leadMinutes: number | null;
   bandChangesInEpisode: number;
   escalationsBeforeOnset: number;
+  /** the band events after onset: type and minutes after onset */
+  episodeEvents: { type: BandEventRow['type']; minutesAfterOnset: number }[];
   checkpoints: Checkpoint[];
   [extra: string]: unknown;
 }
@@ -97,6 +99,7 @@ export function scoreRun(run: SeedRun): WorkloadResult[] {
         leadMinutes: firstCritical === null ? null : (failureMs - firstCritical) / 60_000,
         bandChangesInEpisode: events.filter((e) => e.timeMs > onsetMs).length,
         escalationsBeforeOnset: escalations.filter((x) => x.timeMs <= onsetMs && x.from < 1).length,
+        episodeEvents: events.filter((e) => e.timeMs > onsetMs).map((e) => ({ type: e.type, minutesAfterOnset: (e.timeMs - onsetMs) / 60_000 })),
         checkpoints: run.checkpoints.get(s.name) ?? [],
       };
     }

@@ -29,7 +29,7 @@ export class ServiceDriver {
 
   static async start(startMs: number): Promise<ServiceDriver> {
     const dataDir = await mkdtemp(join(tmpdir(), 'faultline-eval-alerts-'));
-    const args = ['--port', '0', '--otlp-port', '0', '--dashboard-port', '0', '--statsd-port', '0', '--grpc-port', '0', '--bind-address', '127.0.0.1'];
+    const args = ['--port', '0', '--otlp-port', '0', '--otlp-http-port', '0', '--dashboard-port', '0', '--statsd-port', '0', '--grpc-port', '0', '--bind-address', '127.0.0.1'];
     args.push('--data-dir', dataDir, '--tick-seconds', '0.02', '--bucket-grace-seconds', String(GRACE_MS / 1000));
     const clock = { ms: startMs };
     const server = await startServer(loadSettings(args, {}), { logger: pino({ level: process.env['FAULTLINE_EVAL_LOG'] ?? 'silent' }), now: () => clock.ms });

@@ -23,6 +23,7 @@ function failing(name: string, behaviour: string, checkpoints: { minutesBefore: 
       leadMinutes: 30,
       bandChangesInEpisode: 1,
       escalationsBeforeOnset: 0,
+      episodeEvents: [{ type: 'critical', minutesAfterOnset: 10 }],
       checkpoints: checkpoints.map((c) => ({
         minutesBefore: c.minutesBefore,
         rupture: { health_forecast: { critical_eta_minutes: 0 } },

@@ -8,9 +8,16 @@ import type { RuptureState } from '../contract.js';
 import { BandDecider, bandDeciderSchema, type Decision } from './band-decider.js';
 import { ChangeEnvelope, changeEnvelopeSchema } from './change-envelope.js';
 import { LevelHold, levelHoldSchema } from './level-hold.js';
+import { LevelTrend, levelTrendSchema, type LimitKind, type TrendRank } from './level-trend.js';
 import { DEFAULT_SLOPE_GATE, gatedSlopeRatio } from './slope-significance.js';
 
-export const alertDecisionSchema = z.object({ decider: bandDeciderSchema, envelope: changeEnvelopeSchema, hold: levelHoldSchema });
+export const alertDecisionSchema = z.object({
+  decider: bandDeciderSchema,
+  envelope: changeEnvelopeSchema,
+  hold: levelHoldSchema,
+  /** absent in states saved before the level-trend rule */
+  trends: z.record(z.string(), levelTrendSchema).optional(),
+});
 export type AlertDecisionState = z.infer<typeof alertDecisionSchema>;
 
 /** one metricR input's burst and stable lines as the gate reads them */
@@ -24,10 +31,14 @@ export interface InputLines {
   stableMean: number;
 }
 
+/** the limit each metricR input's trend is projected to (other inputs are not judged by level) */
+const TREND_LIMITS: Readonly<Record<string, LimitKind>> = { cpu: 'saturation', memory: 'saturation', latency: 'latency', error_rate: 'errors' };
+
 export class AlertDecision {
   private decider = new BandDecider();
   private envelope = new ChangeEnvelope();
   private hold = new LevelHold();
+  private trends = new Map<string, LevelTrend>();
   /** the inputs' levels of the step (5-minute means) and before it (60-minute means) */
   private readonly levels = new Map<string, number>();
   private readonly levelsBefore = new Map<string, number>();
@@ -55,15 +66,37 @@ export class AlertDecision {
   decide(workload: string, fusedR: number, timeMs: number, quiet: boolean, corroborated = true, soloDwellSteps?: number): Decision {
     const wasNormal = this.decider.band === 'normal';
     if (wasNormal) this.hold.open(this.levelsBefore);
-    const d = this.decider.step({ workload, fusedR, timeMs, quiet, held: !wasNormal && this.hold.held(this.levels), corroborated, ...(soloDwellSteps === undefined ? {} : { soloDwellSteps }) });
+    const trend = this.judgeTrends(timeMs, wasNormal);
+    const held = !wasNormal && (this.trendHolding() || this.hold.held(this.levels));
+    const d = this.decider.step({ workload, fusedR, timeMs, quiet, held, corroborated, floor: trend, ...(soloDwellSteps === undefined ? {} : { soloDwellSteps }) });
     if (d.band === 'normal') this.hold.close();
     this.levels.clear();
     this.levelsBefore.clear();
     return d;
   }
 
+  /** the highest level-trend verdict over the inputs of the step (ADR 0011, rule 7) */
+  private judgeTrends(timeMs: number, learn: boolean): TrendRank {
+    let rank: TrendRank = 0;
+    for (const [input, level] of this.levels) {
+      const limit = TREND_LIMITS[input];
+      if (limit === undefined) continue;
+      let t = this.trends.get(input);
+      if (t === undefined) this.trends.set(input, (t = new LevelTrend(limit)));
+      const r = t.observe(level, timeMs, learn);
+      if (r > rank) rank = r;
+    }
+    return rank;
+  }
+
+  private trendHolding(): boolean {
+    for (const t of this.trends.values()) if (t.holding) return true;
+    return false;
+  }
+
   toJSON(): AlertDecisionState {
-    return { decider: this.decider.toJSON(), envelope: this.envelope.toJSON(), hold: this.hold.toJSON() };
+    const trends = Object.fromEntries([...this.trends].map(([k, t]) => [k, t.toJSON()]));
+    return { decider: this.decider.toJSON(), envelope: this.envelope.toJSON(), hold: this.hold.toJSON(), trends };
   }
 
   static fromJSON(state: unknown): AlertDecision {
@@ -72,6 +105,10 @@ export class AlertDecision {
     a.decider = BandDecider.fromJSON(s.decider);
     a.envelope = ChangeEnvelope.fromJSON(s.envelope);
     a.hold = LevelHold.fromJSON(s.hold);
+    for (const [input, t] of Object.entries(s.trends ?? {})) {
+      const limit = TREND_LIMITS[input];
+      if (limit !== undefined) a.trends.set(input, LevelTrend.fromJSON(t, limit));
+    }
     return a;
   }
 }

@@ -12,6 +12,8 @@
  * - Recovery: FusedR below `recoverBelow` (under the 1.5 edge: hysteresis) for `dwellRecoverSteps`
  *   consecutive steps, and no input held away from its level before the episode (`held`), then one
  *   `recovered` event.
+ * - Level and trend (`floor`): a significant climb towards a limit (decision/level-trend.ts) asks
+ *   for warning or critical by itself, through the same dwell.
  * - Quiet steps (calibrating, a context event's quiet period) change nothing and reset the counts.
  */
 import { z } from 'zod';
@@ -53,6 +55,8 @@ export interface DecisionInput {
   corroborated?: boolean;
   /** overrides the config's soloDwellSteps (the analysis config's singleSourceEmergencySteps) */
   soloDwellSteps?: number;
+  /** the band rank a sustained level-and-trend verdict asks for on its own (0-2; absent: 0) */
+  floor?: number;
 }
 
 export interface Decision {
@@ -82,7 +86,7 @@ export class BandDecider {
     const fused = bandRank(bandOf(input.fusedR));
     s.soloSteps = fused === 3 && !input.quiet ? s.soloSteps + 1 : 0;
     const alone = input.corroborated === false && s.soloSteps < (input.soloDwellSteps ?? this.config.soloDwellSteps);
-    const raw = Math.min(fused, alone ? 1 : 3);
+    const raw = Math.max(Math.min(fused, alone ? 1 : 3), input.floor ?? 0);
     const announced = bandRank(s.band);
     let event: BandEvent | null = null;
     if (input.quiet) {
