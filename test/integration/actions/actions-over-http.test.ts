@@ -25,7 +25,8 @@ const actionsOf = async (svc: TestService, workload: string): Promise<ActionJson
   ((await svc.get('/actions')).body as { actions: ActionJson[] }).actions.filter((a) => a.workload === workload);
 
 describe('actions, approvals, suppressions and simulation over HTTP (autopilot, webhook executor)', function () {
-  this.timeout(180_000);
+  // two simulated failures run live one after the other (each ~2-4 min to an action through the decision layer)
+  this.timeout(480_000);
   let svc: TestService;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let configDir: { path: string; remove: () => Promise<void> };
@@ -93,7 +94,7 @@ describe('actions, approvals, suppressions and simulation over HTTP (autopilot, 
     }
 
     // the surge's CPU saturation under rising traffic is recommended a scale (Tier 1 in emergency)
-    const held = await eventually(async () => (await actionsOf(svc, 'demo/Deployment/held')).find((a) => a.type === 'scale'), 120_000, 'a scale action for demo/held');
+    const held = await eventually(async () => (await actionsOf(svc, 'demo/Deployment/held')).find((a) => a.type === 'scale'), 240_000, 'a scale action for demo/held');
     expect(held.tier).to.equal(1);
     expect(held.host).to.equal('demo/Deployment/held');
     expect(held.action_type).to.equal(held.type);
@@ -125,7 +126,7 @@ describe('actions, approvals, suppressions and simulation over HTTP (autopilot, 
     expect((await fetch(`${svc.api}/actions/emergency-stop`, { method: 'DELETE' })).status).to.equal(200);
     // a leak is recommended a rolling restart, Tier 1 in emergency (a cascade's error storm is only investigated)
     expect((await svc.post('/sim/inject', { pattern: 'memory-leak', host: 'demo/auto', duration_minutes: 3 })).status).to.equal(202);
-    const auto = await eventually(async () => (await actionsOf(svc, 'demo/Deployment/auto')).find((a) => a.state === 'executed'), 120_000, 'automatic execution');
+    const auto = await eventually(async () => (await actionsOf(svc, 'demo/Deployment/auto')).find((a) => a.state === 'executed'), 300_000, 'automatic execution');
     expect(auto.approved_by).to.equal('engine');
   });
 

@@ -43,6 +43,16 @@ describe('diagnosis: the input that moved', () => {
     expect(d.etaSeconds).to.equal(0);
   });
 
+  it('a leak at its failure point is still the leak when its out-of-memory errors rose faster (saturation first)', () => {
+    // memory 0.85 → 0.99 in 8 min: score 0.14/0.2 = 0.7; errors 0 → 0.17: score 3.4. Without the
+    // saturation rule the cause would be error_rate (memory's 0.7 < 3.4/2); memory at 0.99 ≥ 0.9 rose: the leak
+    const d = diagnose(input({ trends: [trend('memory', 0.85, 0.99, 480), flat('cpu', 0.3), flat('latency', 0.1), trend('error_rate', 0, 0.17, 480)] }));
+    expect(d).to.include({ kind: 'memory-leak', factor: 'memory' });
+    // a flat memory at 0.95 (no rise) is not named: the errors are
+    const e = diagnose(input({ trends: [flat('memory', 0.95), flat('cpu', 0.3), flat('latency', 0.1), trend('error_rate', 0, 0.17, 480)] }));
+    expect(e).to.include({ kind: 'error-creep', factor: 'error_rate' });
+  });
+
   it('error creep: error rate 1 % → 9 % in 30 min, +16 %/h, 3600 s to the 25 % edge', () => {
     // slope 0.08/1800 = 4.444e-5 /s = 0.16/h; ETA (0.25 − 0.09)/4.444e-5 = 3600 s
     const d = diagnose(input({ trends: [flat('memory', 0.4), flat('cpu', 0.3), flat('latency', 0.1), trend('error_rate', 0.01, 0.09, 1800)] }));

@@ -16,7 +16,8 @@
  *    and errors, not the other way round; under rising traffic cpu, latency, memory, error_rate,
  *    as memory then grows with the load), whose score is at least half the largest score:
  *    memory → `memory-leak`, cpu → `cpu-saturation`, latency → `latency-burn`, error_rate →
- *    `error-creep`.
+ *    `error-creep`. Before that order: memory or cpu that rose and stands at ≥ 0.9 of its limit is
+ *    the cause whatever rose faster after it (a leak's out-of-memory errors, a pinned CPU's latency).
  *
  * `trafficRising`: request_rate rose by ≥ 20 % over its window. `afterDeploy`: a context event
  * naming a deploy, release or rollout happened in the hour before the rupture opened or during it.
@@ -81,6 +82,8 @@ export interface Diagnosis {
 
 const SWING: Record<string, number> = { memory: 0.2, cpu: 0.2, latency: 0.2, error_rate: 0.05 };
 const CAUSE_ORDER = ['memory', 'cpu', 'latency', 'error_rate'] as const;
+/** memory or cpu at or above this (a fraction of the limit) and still rising is saturated: the cause */
+const SATURATED = 0.9;
 /** under rising traffic memory grows with the load: cpu and latency come first */
 const LOAD_ORDER = ['cpu', 'latency', 'memory', 'error_rate'] as const;
 const KIND_OF: Record<(typeof CAUSE_ORDER)[number], DiagnosisKind> = {
@@ -124,10 +127,12 @@ export function diagnose(input: DiagnosisInput): Diagnosis {
     if (s > best) best = s;
   }
   const order = trafficRising ? LOAD_ORDER : CAUSE_ORDER;
+  // a resource that rose to saturation is the cause of what follows it (a leak's OOM errors, a pinned CPU's latency)
+  const saturated = order.find((name) => (name === 'memory' || name === 'cpu') && (scores.get(name) ?? 0) > 0 && fin(input.trends.find((t) => t.input === name)?.to ?? 0) >= SATURATED);
   // a rupture can open before any input moved a whole swing: then the input whose slope broke away (metricR's) names it, if it rose
   const early = order.find((name) => name === input.primaryMetric && (scores.get(name) ?? 0) > 0 && scores.get(name) === best);
-  if (!(best >= 1) && early === undefined) return { ...base, kind: 'undetermined', factor: null, summary: 'no input moved enough to name a cause', dependency: null, etaSeconds: null, projected30Min: null };
-  const cause = best >= 1 ? order.find((name) => (scores.get(name) ?? 0) >= best / 2)! : early!;
+  if (!(best >= 1) && early === undefined && saturated === undefined) return { ...base, kind: 'undetermined', factor: null, summary: 'no input moved enough to name a cause', dependency: null, etaSeconds: null, projected30Min: null };
+  const cause = saturated ?? (best >= 1 ? order.find((name) => (scores.get(name) ?? 0) >= best / 2)! : early!);
   const trend = input.trends.find((t) => t.input === cause)!;
   const slope = trendSlope(trend.burstSlopePerSecond, trend.slopePerSecond);
   return {
