@@ -64,6 +64,13 @@ describe('dashboard in headless Chromium against the real service', function () 
   let profile: { path: string; remove: () => Promise<void> };
   let configDir: { path: string; remove: () => Promise<void> };
   const consoleErrors: string[] = [];
+  /**
+   * 404s of the one lookup the page expects to miss: the latest episode by workload key
+   * (`/explain/<namespace%2FKind%2Fname>…`) while a workload is out of normal before an episode is
+   * recorded; the page says so in text. Chromium logs each as "Failed to load resource"; every
+   * other failed resource still fails the test below.
+   */
+  let expectedMisses = 0;
   const apiRequests: { url: string; authorized: boolean }[] = [];
 
   before(async () => {
@@ -80,6 +87,9 @@ describe('dashboard in headless Chromium against the real service', function () 
       if (m.type() === 'error') consoleErrors.push(m.text());
     });
     page.on('pageerror', (e) => consoleErrors.push(`pageerror: ${e.message}`));
+    page.on('response', (r) => {
+      if (r.status() === 404 && /\/api\/v2\/explain\/[^/]+%2F[^/]+%2F[^/]+(\/(narrative|formula))?$/.test(new URL(r.url()).pathname)) expectedMisses += 1;
+    });
     page.on('request', (r) => {
       const url = new URL(r.url());
       if (url.pathname.startsWith('/api/')) apiRequests.push({ url: url.pathname, authorized: r.headers()['authorization'] === `Bearer ${KEY}` });
@@ -245,7 +255,9 @@ describe('dashboard in headless Chromium against the real service', function () 
     await page.screenshot({ path: join(OUTPUT, 'memory-leak-actions.png'), fullPage: true });
   });
 
-  it('logged no console error on the way', () => {
-    expect(consoleErrors).to.deep.equal([]);
+  it('logged no console error on the way (but the expected misses of the latest-episode lookup)', () => {
+    const failedLoads = consoleErrors.filter((e) => e.startsWith('Failed to load resource: the server responded with a status of 404'));
+    expect(consoleErrors.filter((e) => !failedLoads.includes(e))).to.deep.equal([]);
+    expect(failedLoads.length).to.equal(expectedMisses);
   });
 });
