@@ -72,7 +72,10 @@ describe('http/routes/insight-routes: explanations, forecasts and simulation inj
     before(async () => {
       const t = Date.now() - 60_000;
       expect((await svc.post('/v1/metrics', otlpMetrics({ namespace: 'fc', deployment: 'api' }, { cpu_percent: [[t, 0.4], [t + 15_000, 0.41]] }), svc.otlp)).status).to.equal(200);
-      await eventually(async () => ((await svc.get('/rupture/fc/Deployment/api')).status === 200 ? true : undefined), 15_000, 'the first snapshot');
+      await eventually(async () => {
+        const r = await svc.get('/rupture/fc/Deployment/api');
+        return r.status === 200 && (r.body as { status: string }).status !== 'pending_telemetry' ? true : undefined;
+      }, 15_000, 'the first analysed snapshot');
     });
 
     it('a series not seen yet: warming up, with the horizon clamped to a week', async () => {

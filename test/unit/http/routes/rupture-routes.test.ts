@@ -12,7 +12,11 @@ describe('http/routes/rupture-routes: ruptures, KPIs, anomalies and data flow', 
     const t = Date.now() - 60_000;
     const body = otlpMetrics({ namespace: 'routes', deployment: 'api' }, { cpu_percent: [[t, 0.4], [t + 15_000, 0.42], [t + 30_000, 0.41]] });
     expect((await svc.post('/v1/metrics', body, svc.otlp)).status).to.equal(200);
-    await eventually(async () => ((await svc.get(`/rupture/${workload}`)).status === 200 ? true : undefined), 15_000, 'the first snapshot');
+    // known from its first point (status pending_telemetry), then analysed
+    await eventually(async () => {
+      const r = await svc.get(`/rupture/${workload}`);
+      return r.status === 200 && (r.body as { status: string }).status !== 'pending_telemetry' ? true : undefined;
+    }, 15_000, 'the first analysed snapshot');
   });
 
   it('/ruptures lists the workload; /dataflow counts the three points since the start', async () => {
