@@ -65,6 +65,50 @@ export async function startTestService(options: TestServiceOptions = {}): Promis
   };
 }
 
+/**
+ * A test service for the enclosing mocha suite: started in a `before` hook, stopped and its data
+ * directory removed in an `after` hook. The returned object stands for the service; read it inside
+ * tests or hooks (a hook registered after this call runs after the start). `options` may be a
+ * function, called in the `before` hook, for values known only then (a free port).
+ */
+export function useTestService(options: TestServiceOptions | (() => TestServiceOptions | Promise<TestServiceOptions>) = {}): TestService {
+  let service: TestService | undefined;
+  before(async () => {
+    service = await startTestService(typeof options === 'function' ? await options() : options);
+  });
+  after(async () => {
+    if (service === undefined) return;
+    await service.stop();
+    await service.remove();
+    service = undefined;
+  });
+  const started = (): TestService => {
+    if (service === undefined) throw new Error('the test service is not running: use it inside a test or a hook registered after useTestService');
+    return service;
+  };
+  return {
+    get server() {
+      return started().server;
+    },
+    get api() {
+      return started().api;
+    },
+    get otlp() {
+      return started().otlp;
+    },
+    get dataDir() {
+      return started().dataDir;
+    },
+    get key() {
+      return started().key;
+    },
+    get: (path) => started().get(path),
+    post: (path, body, base) => started().post(path, body, base),
+    stop: () => started().stop(),
+    remove: () => started().remove(),
+  };
+}
+
 /** Polls `check` every 100 ms until it returns a value or `timeoutMs` passes. */
 export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 15_000, what = 'condition'): Promise<T> {
   const deadline = Date.now() + timeoutMs;

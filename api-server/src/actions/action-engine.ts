@@ -5,84 +5,24 @@
  * promise resolves.
  */
 import type { ExplainRecord, WorkloadSnapshot } from '../analysis/contract.js';
+import { recommendationFor } from '../analysis/explain/recommendation-rules.js';
+import { ActionBook } from './action-book.js';
+import type { ActionDecisions, ActionEngineHooks, ActionEngineSettings, DispatchPolicy, ExecutionReport } from './action-engine-types.js';
 import { ActionError, EDITION_MESSAGE } from './action-errors.js';
-import type { ActionControlState, ActionRepository, WorkloadActionControl } from './action-repository.js';
-import { adoptWorkloadControl, emptyControlState, workloadControl } from './action-repository.js';
+import type { ActionRepository, WorkloadActionControl } from './action-repository.js';
 import type { Action } from './action.js';
 import { isLive } from './action.js';
-import type { ActionExecutor } from './executor.js';
-import type { GateSettings } from './tier1-gates.js';
-import { checkTier1Gates } from './tier1-gates.js';
-import { recommendationFor } from '../analysis/explain/recommendation-rules.js';
-import { rollbackRefusal } from './rollback-refusal.js';
 import { mayCreateAction } from './creation-gate.js';
+import type { ActionExecutor } from './executor.js';
+import { reportStep } from './execution-report.js';
+import { newPendingAction } from './new-action.js';
+import { rollbackRefusal } from './rollback-refusal.js';
+import { checkTier1Gates } from './tier1-gates.js';
 
-export interface ActionEngineSettings extends GateSettings {
-  /** `internal`: this process executes; `external`: the operator executes and reports back */
-  executor: 'internal' | 'external';
-  pendingLimit: number;
-  terminalLimit: number;
-  creationCooldownMs: number;
-  /** with the external executor: an approved action without a result fails after this long */
-  executorTimeoutMs: number;
-  /** how long the announced band must have been critical or worse before an action is created */
-  sustainMs?: number;
-}
-
-/** A result report of the external executor (POST /actions/{id}/result, operator.md §7.4). */
-export interface ExecutionReport {
-  outcome: 'executed' | 'failed' | 'rolled_back' | 'rollback_failed';
-  previousReplicas?: number;
-  replicas?: number;
-  reason?: string;
-  message?: string;
-  dryRun?: boolean;
-  executor: string;
-}
-
-/** What the engine needs to know about suppressions and context at a moment. */
-export interface DispatchPolicy {
-  /** whole-workload suppression, or a signal-scoped one listing `signal` */
-  isSuppressed(workload: string, signal: string | null, nowMs: number): boolean;
-  /** inside a context event's quiet period (analytics.md §8.7) */
-  isQuiet(workload: string, nowMs: number): boolean;
-}
-
-export type ActionOutcome =
-  | 'created'
-  | 'approved'
-  | 'executed'
-  | 'failed'
-  | 'rejected'
-  | 'rolled_back'
-  | 'evicted'
-  | 'blocked'
-  | 'shadow';
-
-/**
- * People's and the executor's decisions on an action. The engine takes them itself; in cluster
- * mode they are handed to the replica that owns the action's workload (cluster/action-commands.ts).
- */
-export interface ActionDecisions {
-  approve(id: string, nowMs: number): Promise<Action>;
-  reject(id: string, nowMs: number): Promise<Action>;
-  rollback(id: string, nowMs: number): Promise<Action>;
-  reportResult(id: string, report: ExecutionReport, nowMs: number): Promise<Action>;
-}
-
-export interface ActionEngineHooks {
-  outcome(action: Action, outcome: ActionOutcome, detail?: string): void;
-}
-
-const ONE_HOUR_MS = 3_600_000;
+export type { ActionDecisions, ActionEngineHooks, ActionEngineSettings, ActionOutcome, DispatchPolicy, ExecutionReport } from './action-engine-types.js';
 
 export class ActionEngine implements ActionDecisions {
-  private readonly actions = new Map<string, Action>();
-  private control: ActionControlState = emptyControlState();
-  /** reasons already reported per action, so a blocked gate is logged once, not every cycle */
-  private readonly lastBlock = new Map<string, string>();
-  /** the workloads whose actions this engine drives; the others' are mirrors (cluster mode) */
-  private drives: (workload: string) => boolean = () => true;
+  private readonly book: ActionBook;
 
   constructor(
     private readonly settings: ActionEngineSettings,
@@ -91,12 +31,14 @@ export class ActionEngine implements ActionDecisions {
     private readonly policy: DispatchPolicy,
     private readonly newId: () => string,
     private readonly hooks: ActionEngineHooks,
-  ) {}
+  ) {
+    this.book = new ActionBook(settings, (action, detail) => hooks.outcome(action, 'evicted', detail));
+  }
 
   async load(): Promise<number> {
     const { actions, control } = await this.repository.load();
-    for (const action of actions) this.actions.set(action.id, action);
-    if (control) this.control = control;
+    for (const action of actions) this.book.actions.set(action.id, action);
+    if (control) this.book.control = control;
     return actions.length;
   }
 
@@ -106,26 +48,22 @@ export class ActionEngine implements ActionDecisions {
    * records, kept for listing (`mirror`, `unmirror`). Standalone: every workload.
    */
   restrictTo(drives: (workload: string) => boolean): void {
-    this.drives = drives;
+    this.book.drives = drives;
   }
 
   /** whether this engine drives the workload's actions */
   drivesWorkload(workload: string): boolean {
-    return this.drives(workload);
+    return this.book.drives(workload);
   }
 
   /** An owner's record of an action of a workload this engine does not drive; an older version never replaces a newer one. */
   mirror(action: Action): void {
-    if (this.drives(action.workload)) return;
-    const known = this.actions.get(action.id);
-    if (known !== undefined && known.updatedAtMs > action.updatedAtMs) return;
-    this.actions.set(action.id, action);
+    this.book.mirror(action);
   }
 
   /** The owner deleted (rejected or evicted) an action this engine does not drive. */
   unmirror(id: string): void {
-    const known = this.actions.get(id);
-    if (known !== undefined && !this.drives(known.workload)) this.actions.delete(id);
+    this.book.unmirror(id);
   }
 
   /**
@@ -133,24 +71,12 @@ export class ActionEngine implements ActionDecisions {
    * actions become exactly `actions`, their control entries (rate window, cooldowns) `controls`.
    */
   adopt(belongs: (workload: string) => boolean, actions: readonly Action[], controls: ReadonlyMap<string, WorkloadActionControl>): void {
-    for (const [id, action] of this.actions) {
-      if (belongs(action.workload)) {
-        this.actions.delete(id);
-        this.lastBlock.delete(id);
-      }
-    }
-    for (const action of actions) if (belongs(action.workload)) this.actions.set(action.id, action);
-    const workloads = new Set<string>([...controls.keys()]);
-    for (const key of [...Object.keys(this.control.rateWindows), ...Object.keys(this.control.lastExecutionMs), ...Object.keys(this.control.lastCreationMs)]) {
-      const bar = key.lastIndexOf('|');
-      workloads.add(bar < 0 ? key : key.slice(0, bar));
-    }
-    for (const workload of workloads) if (belongs(workload)) adoptWorkloadControl(this.control, workload, controls.get(workload));
+    this.book.adopt(belongs, actions, controls);
   }
 
   /** the workload's part of the control state (cluster mode publishes it with the workload's actions) */
   controlOf(workload: string): WorkloadActionControl {
-    return workloadControl(this.control, workload);
+    return this.book.controlOf(workload);
   }
 
   /** 402 for approve and rollback outside the autopilot edition, before any lookup */
@@ -159,16 +85,16 @@ export class ActionEngine implements ActionDecisions {
   }
 
   get emergencyStopSinceMs(): number | null {
-    return this.control.emergencyStopSinceMs;
+    return this.book.control.emergencyStopSinceMs;
   }
 
   /** Pending and approved actions, then the kept terminal ones; newest first. */
   list(): Action[] {
-    return [...this.actions.values()].sort((a, b) => b.createdAtMs - a.createdAtMs || (a.id < b.id ? 1 : -1));
+    return this.book.list();
   }
 
   get(id: string): Action | undefined {
-    return this.actions.get(id);
+    return this.book.actions.get(id);
   }
 
   /** Creates recommendations for the steps of one tick. */
@@ -177,7 +103,7 @@ export class ActionEngine implements ActionDecisions {
     const deleted: Action[] = [];
     for (const snapshot of snapshots) {
       if (!mayCreateAction(snapshot, this.settings.sustainMs) || snapshot.ruptureId === null) continue;
-      if (!this.drives(snapshot.key)) continue;
+      if (!this.book.drives(snapshot.key)) continue;
       const record = explain(snapshot.ruptureId);
       if (record === undefined) continue;
       const workload = snapshot.key;
@@ -189,41 +115,18 @@ export class ActionEngine implements ActionDecisions {
       const pairKey = `${workload}|${recommendation.type}`;
       if (this.policy.isSuppressed(workload, signal, snapshot.timeMs)) continue;
       if (this.policy.isQuiet(workload, snapshot.timeMs)) continue;
-      if (this.hasLive(workload, recommendation.type)) continue;
-      const lastCreation = this.control.lastCreationMs[pairKey];
+      if (this.book.hasLive(workload, recommendation.type)) continue;
+      const lastCreation = this.book.control.lastCreationMs[pairKey];
       if (lastCreation !== undefined && snapshot.timeMs - lastCreation < this.settings.creationCooldownMs) continue;
-      const action: Action = {
-        id: this.newId(),
-        workload,
-        type: recommendation.type,
-        params: { ...recommendation.params },
-        tier: recommendation.tier,
-        state: 'pending',
-        ruptureId: snapshot.ruptureId,
-        createdAtMs: nowMs,
-        updatedAtMs: nowMs,
-        executedAtMs: null,
-        description: describe(workload, recommendation.type, recommendation.params, recommendation.text),
-        confidence: snapshot.confidence,
-        fusedR: snapshot.fusedR,
-        triggerSignal: signal,
-        previousReplicas: null,
-        reason: null,
-        executor: this.settings.executor,
-        approvedBy: null,
-        approvedAtMs: null,
-        blockedBy: null,
-        rollbackRequested: false,
-        execution: null,
-      };
-      this.control.lastCreationMs[pairKey] = snapshot.timeMs;
-      this.actions.set(action.id, action);
+      const action = newPendingAction(this.newId(), snapshot, snapshot.ruptureId, recommendation, signal, this.settings.executor, nowMs);
+      this.book.control.lastCreationMs[pairKey] = snapshot.timeMs;
+      this.book.actions.set(action.id, action);
       created.push(action);
-      deleted.push(...this.evictBeyondLimits());
+      deleted.push(...this.book.evictBeyondLimits());
     }
     if (created.length === 0) return created;
-    const kept = created.filter((a) => this.actions.has(a.id));
-    await this.repository.commit({ put: kept, deleted: deleted.filter((a) => !created.includes(a)), control: this.control });
+    const kept = created.filter((a) => this.book.actions.has(a.id));
+    await this.repository.commit({ put: kept, deleted: deleted.filter((a) => !created.includes(a)), control: this.book.control });
     for (const action of created) this.hooks.outcome(action, 'created');
     return kept;
   }
@@ -234,14 +137,14 @@ export class ActionEngine implements ActionDecisions {
    */
   async runCycle(nowMs: number, confidenceOf: (workload: string) => number): Promise<void> {
     for (const action of this.list().reverse()) {
-      if (!this.drives(action.workload)) continue;
+      if (!this.book.drives(action.workload)) continue;
       if (action.state === 'pending' && action.tier === 1) {
         const verdict = checkTier1Gates(action, this.settings, {
           confidence: confidenceOf(action.workload),
-          emergencyStop: this.control.emergencyStopSinceMs !== null,
+          emergencyStop: this.book.control.emergencyStopSinceMs !== null,
           suppressed: this.policy.isSuppressed(action.workload, action.triggerSignal, nowMs),
-          executionsInWindow: this.executionsInWindow(action.workload, nowMs),
-          lastExecutionOfTypeMs: this.control.lastExecutionMs[`${action.workload}|${action.type}`] ?? null,
+          executionsInWindow: this.book.executionsInWindow(action.workload, nowMs),
+          lastExecutionOfTypeMs: this.book.control.lastExecutionMs[`${action.workload}|${action.type}`] ?? null,
           nowMs,
         });
         if (!verdict.pass) {
@@ -283,8 +186,8 @@ export class ActionEngine implements ActionDecisions {
     if (!isLive(action)) throw new ActionError('conflict', `action ${id} is ${action.state}, only a pending or approved action can be rejected`);
     action.state = 'rejected';
     action.updatedAtMs = nowMs;
-    this.actions.delete(id);
-    await this.repository.commit({ put: [], deleted: [action], control: this.control });
+    this.book.actions.delete(id);
+    await this.repository.commit({ put: [], deleted: [action], control: this.book.control });
     this.hooks.outcome(action, 'rejected');
     return action;
   }
@@ -313,10 +216,10 @@ export class ActionEngine implements ActionDecisions {
   }
 
   async setEmergencyStop(on: boolean, nowMs: number): Promise<number | null> {
-    if (on && this.control.emergencyStopSinceMs === null) this.control.emergencyStopSinceMs = nowMs;
-    if (!on) this.control.emergencyStopSinceMs = null;
-    await this.repository.commit({ put: [], deleted: [], control: this.control });
-    return this.control.emergencyStopSinceMs;
+    if (on && this.book.control.emergencyStopSinceMs === null) this.book.control.emergencyStopSinceMs = nowMs;
+    if (!on) this.book.control.emergencyStopSinceMs = null;
+    await this.repository.commit({ put: [], deleted: [], control: this.book.control });
+    return this.book.control.emergencyStopSinceMs;
   }
 
   private async execute(action: Action, nowMs: number): Promise<void> {
@@ -337,8 +240,8 @@ export class ActionEngine implements ActionDecisions {
     if (report.previousReplicas !== undefined) action.previousReplicas = report.previousReplicas;
     if (report.replicas !== undefined && action.type === 'scale') action.params = { ...action.params, replicas: report.replicas };
     const pairKey = `${action.workload}|${action.type}`;
-    this.control.lastExecutionMs[pairKey] = nowMs;
-    if (action.tier === 1 && action.approvedBy === 'engine') this.countExecution(action.workload, nowMs);
+    this.book.control.lastExecutionMs[pairKey] = nowMs;
+    if (action.tier === 1 && action.approvedBy === 'engine') this.book.countExecution(action.workload, nowMs);
     action.executedAtMs = nowMs;
     action.execution = {
       previousReplicas: report.previousReplicas ?? null,
@@ -351,103 +254,38 @@ export class ActionEngine implements ActionDecisions {
     this.hooks.outcome(action, 'executed');
   }
 
-  /**
-   * The external executor's report. Fits: executed/failed for an approved action, rolled_back/
-   * rollback_failed for an executed one with a rollback requested; the same report twice is a no-op.
-   */
+  /** The external executor's report (execution-report.ts says which fit which state). */
   async reportResult(id: string, report: ExecutionReport, nowMs: number): Promise<Action> {
     const action = this.require(id);
-    const sameNumbers =
-      action.execution !== null &&
-      (report.previousReplicas === undefined || report.previousReplicas === action.execution.previousReplicas) &&
-      (report.replicas === undefined || report.replicas === action.execution.replicas);
-    switch (report.outcome) {
-      case 'executed':
-        if (action.state === 'executed' && sameNumbers) return action;
-        if (action.state !== 'approved') throw new ActionError('conflict', `action ${id} is ${action.state}; an executed report fits an approved action`);
-        await this.markExecuted(action, { previousReplicas: report.previousReplicas, replicas: report.replicas, dryRun: report.dryRun ?? false, executor: report.executor }, nowMs);
-        return action;
-      case 'failed':
-        if (action.state === 'failed') return action;
-        if (action.state !== 'approved') throw new ActionError('conflict', `action ${id} is ${action.state}; a failed report fits an approved action`);
-        await this.transition(action, { state: 'failed', reason: report.reason ?? report.message ?? 'executor reported failure', updatedAtMs: nowMs });
-        this.hooks.outcome(action, 'failed', report.reason);
-        return action;
-      case 'rolled_back':
-        if (action.state === 'rolled_back') return action;
-        if (action.state !== 'executed') throw new ActionError('conflict', `action ${id} is ${action.state}; a rolled_back report fits an executed action`);
-        action.rollbackRequested = false;
-        await this.transition(action, { state: 'rolled_back', reason: `rolled back by ${report.executor}`, updatedAtMs: nowMs });
-        this.hooks.outcome(action, 'rolled_back');
-        return action;
-      case 'rollback_failed':
-        if (action.state !== 'executed') throw new ActionError('conflict', `action ${id} is ${action.state}; a rollback_failed report fits an executed action`);
-        action.rollbackRequested = false;
-        await this.transition(action, { state: 'executed', reason: `rollback failed: ${report.reason ?? report.message ?? 'unknown'}`, updatedAtMs: nowMs });
-        this.hooks.outcome(action, 'failed', report.reason);
-        return action;
+    const step = reportStep(action, report);
+    if (step.kind === 'repeat') return action;
+    if (step.kind === 'executed') {
+      await this.markExecuted(action, { previousReplicas: report.previousReplicas, replicas: report.replicas, dryRun: report.dryRun ?? false, executor: report.executor }, nowMs);
+      return action;
     }
+    if (step.rollbackSettled) action.rollbackRequested = false;
+    await this.transition(action, { state: step.state, reason: step.reason, updatedAtMs: nowMs });
+    this.hooks.outcome(action, step.outcome, step.detail);
+    return action;
   }
 
   private async transition(action: Action, change: Pick<Action, 'state' | 'reason' | 'updatedAtMs'>): Promise<void> {
     action.state = change.state;
     action.reason = change.reason;
     action.updatedAtMs = change.updatedAtMs;
-    const deleted = this.evictBeyondLimits();
-    await this.repository.commit({ put: deleted.includes(action) ? [] : [action], deleted, control: this.control });
+    const deleted = this.book.evictBeyondLimits();
+    await this.repository.commit({ put: deleted.includes(action) ? [] : [action], deleted, control: this.book.control });
   }
 
   private noteBlocked(action: Action, outcome: 'blocked' | 'shadow', reason: string): void {
-    if (this.lastBlock.get(action.id) === reason) return;
-    this.lastBlock.set(action.id, reason);
+    if (this.book.lastBlock.get(action.id) === reason) return;
+    this.book.lastBlock.set(action.id, reason);
     action.reason = outcome === 'shadow' ? `shadow: would execute; ${reason}` : reason;
     this.hooks.outcome(action, outcome, reason);
   }
 
-  private executionsInWindow(workload: string, nowMs: number): number {
-    const window = this.control.rateWindows[workload];
-    if (window === undefined || nowMs - window.startMs > ONE_HOUR_MS) return 0;
-    return window.count;
-  }
-
-  private countExecution(workload: string, nowMs: number): void {
-    const window = this.control.rateWindows[workload];
-    if (window === undefined || nowMs - window.startMs > ONE_HOUR_MS) {
-      this.control.rateWindows[workload] = { startMs: nowMs, count: 1 };
-    } else {
-      window.count += 1;
-    }
-  }
-
-  private hasLive(workload: string, type: string): boolean {
-    for (const action of this.actions.values()) {
-      if (action.workload === workload && action.type === type && isLive(action)) return true;
-    }
-    return false;
-  }
-
-  /** Oldest pending beyond the pending limit are evicted; oldest terminal beyond the terminal limit are forgotten. */
-  private evictBeyondLimits(): Action[] {
-    const driven = [...this.actions.values()].filter((a) => this.drives(a.workload));
-    const pending = driven.filter((a) => a.state === 'pending').sort((a, b) => a.createdAtMs - b.createdAtMs);
-    const terminal = driven.filter((a) => !isLive(a)).sort((a, b) => a.updatedAtMs - b.updatedAtMs);
-    const evicted: Action[] = [];
-    for (const action of pending.slice(0, Math.max(0, pending.length - this.settings.pendingLimit))) {
-      this.actions.delete(action.id);
-      this.lastBlock.delete(action.id);
-      evicted.push(action);
-      this.hooks.outcome(action, 'evicted', `pending queue full (${this.settings.pendingLimit})`);
-    }
-    for (const action of terminal.slice(0, Math.max(0, terminal.length - this.settings.terminalLimit))) {
-      this.actions.delete(action.id);
-      this.lastBlock.delete(action.id);
-      evicted.push(action);
-    }
-    return evicted;
-  }
-
   private require(id: string): Action {
-    const action = this.actions.get(id);
+    const action = this.book.actions.get(id);
     if (action === undefined) throw new ActionError('not_found', `action ${id} not found`);
     return action;
   }
@@ -455,15 +293,4 @@ export class ActionEngine implements ActionDecisions {
   private requireAutopilot(): void {
     if (this.settings.edition !== 'autopilot') throw new ActionError('edition', EDITION_MESSAGE);
   }
-}
-
-function describe(workload: string, type: string, params: Record<string, string | number>, text: string): string {
-  if (type === 'scale') {
-    const replicas = params['replicas'];
-    const delta = params['delta'];
-    if (typeof replicas === 'number') return `scale ${workload} to ${replicas} replicas`;
-    if (typeof delta === 'number') return `scale ${workload} by ${delta >= 0 ? '+' : ''}${delta} replicas`;
-  }
-  if (type === 'restart') return `rolling restart of ${workload}`;
-  return `${type} for ${workload}: ${text}`;
 }

@@ -29,19 +29,17 @@
  *   state) records and hands them to the action engine before the partition counts as
  *   restored; from then on this replica's engine drives those workloads' actions (`drives`).
  */
-import { Consumer, stringDeserializers, type MessagesStream } from '@platformatic/kafka';
+import type { MessagesStream } from '@platformatic/kafka';
 import type { Action } from '../actions/action.js';
 import type { WorkloadActionControl } from '../actions/action-repository.js';
 import type { AnalysisCore, AnomalyEvent, StepOutput } from '../analysis/contract.js';
 import type { IngestPipeline } from '../pipeline/ingest-pipeline.js';
-import { closeConsumer, newReadConsumer } from './partition-reader.js';
-import { parseAdoptable, readPartitionState } from './partition-state.js';
-import { ReplayOffsets } from './replay-offsets.js';
+import { newGroupConsumer, type StringConsumer } from './group-consumer.js';
+import { closeConsumer } from './partition-reader.js';
+import { PartitionStates, RESTORE_RETRY_FIRST_MS, type ClusterLog } from './partition-states.js';
 import { SerialProducer, type OutgoingRecord } from './serial-producer.js';
 import { settleWithin } from './settle-within.js';
-import { StateLedger } from './state-ledger.js';
-import { parseViewRecord, VIEW_ANOMALIES, viewKey } from './state-records.js';
-import { stickyAssigner, stickyProtocols } from './sticky-group.js';
+import { viewKey } from './state-records.js';
 import { decodeTelemetry, latestTimeMs, TelemetryRecordError } from './telemetry-codec.js';
 import { partitionOf } from './workload-partition.js';
 
@@ -54,11 +52,7 @@ export interface PartitionOwnerOptions {
   partitions: number;
   checkpointMs: number;
   bucketMs: number;
-  log: {
-    info(fields: Record<string, unknown>, message: string): void;
-    warn(fields: Record<string, unknown>, message: string): void;
-    error(fields: Record<string, unknown>, message: string): void;
-  };
+  log: ClusterLog;
   dropped(reason: 'invalid', n: number): void;
   /** samples of records read again after a partition moved here (see the header) */
   replayed(source: 'metrics' | 'logs' | 'traces', n: number): void;
@@ -73,13 +67,6 @@ interface TelemetryMessage {
   offset: bigint;
 }
 
-type StringConsumer = Consumer<string, string, string, string>;
-
-/** backoff of a failed partition restore: first retry, and the longest wait between retries */
-const RESTORE_RETRY_FIRST_MS = 500;
-const RESTORE_RETRY_MAX_MS = 10_000;
-/** longest wait for the states of partitions taken away to be written before they are dropped */
-const HANDOVER_MS = 3_000;
 /**
  * stop: longest waits for the last checkpoint, the end of consumption, leaving the group (then
  * the close is forced, 1 s more) and closing the rest: 9 s at most, in the process's 10 s budget
@@ -91,25 +78,14 @@ const STOP_REST_MS = 1_000;
 
 export class PartitionOwner {
   private readonly consumer: StringConsumer;
-  private readonly reader: StringConsumer;
   private readonly producer: SerialProducer;
   private stream: MessagesStream<string, string, string, string> | undefined;
   private assigned = new Set<number>();
-  private readonly restored = new Set<number>();
-  private readonly restoring = new Map<number, Promise<void>>();
-  private readonly replay = new ReplayOffsets();
-  private readonly ledger: StateLedger;
-  private readonly recentAnomalies = new Map<string, AnomalyEvent[]>();
+  private readonly states: PartitionStates;
   private timer: NodeJS.Timeout | undefined;
   private loop: Promise<void> | undefined;
   private checkpointing: Promise<void> | undefined;
-  /** state writes outside checkpoints (rebalance start, hand-over), one after another */
-  private flushing: Promise<void> = Promise.resolve();
-  /** per partition, the previous owner's recorded read position: records below it are replays */
-  private readonly replayUntil = new Map<number, bigint>();
   private stopping = false;
-  /** restores done, for /health and the tests */
-  restores = 0;
   /** as group leader, partitions the last assignment moved (undefined until this member led one) */
   lastMoved: number | undefined;
 
@@ -119,36 +95,35 @@ export class PartitionOwner {
     private readonly options: PartitionOwnerOptions,
   ) {
     const clientId = `faultline-${options.replicaId}`;
-    this.consumer = new Consumer({
+    // the states first: the group consumer's protocol may ask for them while it is being built
+    this.producer = new SerialProducer(options.brokers, `${clientId}-state`);
+    this.states = new PartitionStates(core, pipeline, this.producer, {
+      ...options,
       clientId,
-      groupId: options.group,
-      bootstrapBrokers: options.brokers,
-      deserializers: stringDeserializers,
-      autocommit: false,
-      sessionTimeout: 10_000,
-      heartbeatInterval: 1_000,
-      rebalanceTimeout: 20_000,
-      // a JoinGroup answer may wait for every member to rejoin (up to the rebalance timeout)
-      timeout: 30_000,
-      retries: 5,
-      retryDelay: 300,
-      protocols: stickyProtocols(
-        () => new Map([[options.telemetryTopic, this.ownedPartitions()]]),
-        () => {
-          if (!this.stopping && this.restored.size > 0) void this.flushStates([...this.restored]);
-        },
-      ),
-      partitionAssigner: stickyAssigner(({ members, moved }) => {
+      assigned: (p) => this.assigned.has(p),
+      stopping: () => this.stopping,
+    });
+    this.consumer = newGroupConsumer({
+      brokers: options.brokers,
+      group: options.group,
+      clientId,
+      owned: () => new Map([[options.telemetryTopic, this.ownedPartitions()]]),
+      rejoining: () => {
+        if (!this.stopping && this.states.restored.size > 0) void this.states.flushStates([...this.states.restored]);
+      },
+      assigned: ({ members, moved }) => {
         this.lastMoved = moved;
         options.log.info({ members, moved }, 'cluster: partitions assigned to the group (sticky)');
-      }),
+      },
     });
     this.consumer.on('error', (error: unknown) => {
       if (!this.stopping) options.log.warn({ err: error }, 'cluster: group membership error');
     });
-    this.reader = newReadConsumer(options.brokers, `${clientId}-restore`, (error) => options.log.warn({ err: error }, 'cluster: restore reader error'));
-    this.producer = new SerialProducer(options.brokers, `${clientId}-state`);
-    this.ledger = new StateLedger(core, this.replay, options.stateTopic, options.partitions);
+  }
+
+  /** restores done, for /health and the tests */
+  get restores(): number {
+    return this.states.restores;
   }
 
   /** partitions this replica analyses now */
@@ -163,12 +138,12 @@ export class PartitionOwner {
   /** owned and restored: this replica's analysis and action engine are the workload's */
   drives(workload: string): boolean {
     const p = partitionOf(workload, this.options.partitions);
-    return this.assigned.has(p) && this.restored.has(p);
+    return this.assigned.has(p) && this.states.restored.has(p);
   }
 
   /** the owner's latest anomalies of a workload (newest last) */
   anomalies(workload: string): readonly AnomalyEvent[] {
-    return this.recentAnomalies.get(workload) ?? [];
+    return this.states.recentAnomalies.of(workload);
   }
 
   async start(): Promise<void> {
@@ -204,15 +179,7 @@ export class PartitionOwner {
   /** After an analyzer tick: owned workloads that stepped publish their view. */
   async afterStep(output: StepOutput): Promise<void> {
     if (output.snapshots.length === 0) return;
-    for (const a of output.anomalies) {
-      let list = this.recentAnomalies.get(a.workload);
-      if (list === undefined) {
-        list = [];
-        this.recentAnomalies.set(a.workload, list);
-      }
-      list.push(a);
-      if (list.length > VIEW_ANOMALIES) list.splice(0, list.length - VIEW_ANOMALIES);
-    }
+    this.states.recentAnomalies.add(output.anomalies);
     const messages: OutgoingRecord[] = [];
     for (const s of output.snapshots) {
       const p = partitionOf(s.key, this.options.partitions);
@@ -239,104 +206,36 @@ export class PartitionOwner {
   async stop(): Promise<void> {
     this.stopping = true;
     if (this.timer !== undefined) clearInterval(this.timer);
-    const checkpoint = await settleWithin(Promise.all([this.flushing, this.checkpoint()]), STOP_CHECKPOINT_MS);
+    const checkpoint = await settleWithin(Promise.all([this.states.flushing, this.checkpoint()]), STOP_CHECKPOINT_MS);
     if (checkpoint !== 'settled') this.options.log.warn({ outcome: checkpoint }, 'cluster: the last checkpoint did not complete; a successor replays from the one before');
     await settleWithin(Promise.all([this.stream?.close(), this.loop]), STOP_CONSUMING_MS);
     if ((await settleWithin(closeConsumer(this.consumer), STOP_LEAVE_MS)) === 'timed_out') {
       this.options.log.warn({ waitedMs: STOP_LEAVE_MS }, 'cluster: leaving the group took too long; closing without waiting');
       await settleWithin(closeConsumer(this.consumer, true), STOP_REST_MS);
     }
-    await settleWithin(Promise.all([closeConsumer(this.reader, true), this.producer.close()]), STOP_REST_MS);
+    await settleWithin(Promise.all([this.states.close(), this.producer.close()]), STOP_REST_MS);
   }
 
   private reassigned(mine: Set<number>): void {
-    const lost = [...this.restored].filter((p) => !mine.has(p));
+    const lost = [...this.states.restored].filter((p) => !mine.has(p));
     this.assigned = mine;
     this.options.log.info({ partitions: [...mine].sort((a, b) => a - b), lost }, 'cluster: partitions assigned');
-    if (lost.length > 0) void this.handOver(lost);
+    if (lost.length > 0) void this.states.handOver(lost);
     // restore at once, not at the partition's next record: its workloads are analysed (and listed) here from now on
-    for (const p of mine) this.restoreNow(p, RESTORE_RETRY_FIRST_MS);
-  }
-
-  /**
-   * Restores partition p now; a failure is retried with growing backoff (and at the partition's
-   * next record, whichever comes first) for as long as the partition stays assigned here, so a
-   * quiet partition does not wait for traffic to be served again.
-   */
-  private restoreNow(p: number, retryMs: number): void {
-    this.ensureRestored(p).catch((error: unknown) => {
-      this.options.log.error({ partition: p, err: error, retryInMs: retryMs }, 'cluster: restoring a partition failed; retrying');
-      const retry = setTimeout(() => {
-        if (!this.stopping && this.assigned.has(p) && !this.restored.has(p)) this.restoreNow(p, Math.min(RESTORE_RETRY_MAX_MS, retryMs * 2));
-      }, retryMs);
-      retry.unref();
-    });
-  }
-
-  /** the partition's workloads imported from the state topic (once per assignment) */
-  private ensureRestored(p: number): Promise<void> {
-    if (this.restored.has(p)) return Promise.resolve();
-    let pending = this.restoring.get(p);
-    if (pending === undefined) {
-      pending = this.restore(p).finally(() => this.restoring.delete(p));
-      this.restoring.set(p, pending);
-    }
-    return pending;
-  }
-
-  /** partitions taken away: their states written (bounded), then their workloads leave */
-  private async handOver(lost: number[]): Promise<void> {
-    const outcome = await settleWithin(this.flushStates(lost), HANDOVER_MS);
-    if (outcome !== 'settled') this.options.log.warn({ partitions: lost, outcome }, 'cluster: hand-over states not written; the new owner restores the last checkpoint');
-    // back here meanwhile (a quick second rebalance): keep analysing them
-    for (const p of lost) if (!this.assigned.has(p) && this.restored.has(p)) this.release(p);
-  }
-
-  /** Writes the states of the given partitions' workloads that moved since their last write (no offset commit). */
-  private flushStates(partitions: number[]): Promise<void> {
-    const run = this.flushing.then(async () => {
-      this.pipeline.drain();
-      const wanted = new Set(partitions.filter((p) => this.restored.has(p)));
-      const write = this.ledger.pending((p) => wanted.has(p));
-      if (write.messages.length === 0) return;
-      await this.producer.send(write.messages);
-      // a partition released meanwhile has nothing to track here
-      this.ledger.confirm(write, (p) => this.restored.has(p));
-      this.options.log.info({ partitions: [...wanted], states: write.workloads.length }, 'cluster: states written for the hand-over');
-    });
-    this.flushing = run.catch((error: unknown) => this.options.log.warn({ err: error }, 'cluster: writing hand-over states failed'));
-    return run;
-  }
-
-  /** the partition moved away: its workloads leave this replica's analysis */
-  private release(p: number): void {
-    this.pipeline.drain();
-    let dropped = 0;
-    for (const key of this.core.workloadKeys()) {
-      if (partitionOf(key, this.options.partitions) !== p) continue;
-      this.core.removeWorkload(key);
-      this.recentAnomalies.delete(key);
-      this.ledger.forgetWorkload(key);
-      dropped += 1;
-    }
-    this.replay.forget(p);
-    this.restored.delete(p);
-    this.replayUntil.delete(p);
-    this.ledger.forgetPartition(p);
-    this.options.log.info({ partition: p, workloads: dropped }, 'cluster: partition released');
+    for (const p of mine) this.states.restoreNow(p, RESTORE_RETRY_FIRST_MS);
   }
 
   private async handle(m: TelemetryMessage): Promise<void> {
     const p = m.partition;
     if (!this.assigned.has(p)) return;
-    if (!this.restored.has(p)) await this.ensureRestored(p);
+    if (!this.states.restored.has(p)) await this.states.ensureRestored(p);
     if (!this.assigned.has(p)) return;
-    const next = this.replay.nextOffset(p);
-    if (next === undefined) this.replay.startAt(p, m.offset); // the first record since the restore: the committed offset
+    const next = this.states.replay.nextOffset(p);
+    if (next === undefined) this.states.replay.startAt(p, m.offset); // the first record since the restore: the committed offset
     else if (m.offset < next) return; // already handed over (a refetch after a rebalance)
     const workload = m.key;
     if (workload === undefined || m.value === undefined) {
-      this.replay.consumed(p, m.offset, '', Number.NEGATIVE_INFINITY);
+      this.states.replay.consumed(p, m.offset, '', Number.NEGATIVE_INFINITY);
       return;
     }
     let telemetry;
@@ -346,51 +245,16 @@ export class PartitionOwner {
       if (!(error instanceof TelemetryRecordError)) throw error;
       this.options.dropped('invalid', 1);
       this.options.log.warn({ partition: p, offset: String(m.offset), reason: error.message }, 'cluster: unreadable telemetry record skipped');
-      this.replay.consumed(p, m.offset, workload, Number.NEGATIVE_INFINITY);
+      this.states.replay.consumed(p, m.offset, workload, Number.NEGATIVE_INFINITY);
       return;
     }
     const batch = { metrics: telemetry.metrics, logs: telemetry.logs, spans: telemetry.spans, rejected: 0 };
-    if (m.offset < (this.replayUntil.get(p) ?? 0n)) this.countReplayed(batch);
+    if (m.offset < (this.states.replayUntil.get(p) ?? 0n)) this.countReplayed(batch);
     if (!this.pipeline.offer(batch)) {
       this.pipeline.drain();
       this.pipeline.offer(batch);
     }
-    this.replay.consumed(p, m.offset, workload, Math.floor(latestTimeMs(telemetry) / this.options.bucketMs));
-  }
-
-  /** Imports partition p's workloads from the state topic (consumption continues at the committed offset). */
-  private async restore(p: number): Promise<void> {
-    const started = Date.now();
-    const { states, views, actions, controls, position } = await readPartitionState(this.reader, this.options.stateTopic, p);
-    this.pipeline.drain();
-    let imported = 0;
-    for (const [workload, value] of states) {
-      if (partitionOf(workload, this.options.partitions) !== p) continue;
-      try {
-        this.core.importWorkload(workload, JSON.parse(value) as unknown);
-        this.ledger.restoredWorkload(workload);
-        imported += 1;
-      } catch (error) {
-        this.options.log.warn({ workload, err: error }, 'cluster: stored state unreadable; the workload restarts calibration');
-      }
-    }
-    for (const [workload, value] of views) {
-      const view = parseViewRecord(value);
-      if (view !== undefined) this.recentAnomalies.set(workload, view.anomalies.slice(-VIEW_ANOMALIES));
-    }
-    if (this.options.adoptActions !== undefined) {
-      const { adopted, controls: adoptedControls, unreadable } = parseAdoptable(actions, controls);
-      if (unreadable > 0) this.options.log.warn({ partition: p, records: unreadable }, 'cluster: unreadable action records skipped');
-      this.options.adoptActions((w) => partitionOf(w, this.options.partitions) === p, adopted, adoptedControls);
-    }
-    this.replay.forget(p);
-    this.replayUntil.set(p, position ?? 0n);
-    if (position !== undefined) this.ledger.restoredPosition(p, position);
-    this.restored.add(p);
-    this.restores += 1;
-    this.options.log.info({ partition: p, workloads: imported, ms: Date.now() - started }, 'cluster: partition restored');
-    // taken away while it was being read: let go again
-    if (!this.assigned.has(p)) this.release(p);
+    this.states.replay.consumed(p, m.offset, workload, Math.floor(latestTimeMs(telemetry) / this.options.bucketMs));
   }
 
   private countReplayed(batch: { metrics: readonly unknown[]; logs: readonly unknown[]; spans: readonly unknown[] }): void {
@@ -401,21 +265,21 @@ export class PartitionOwner {
 
   private async runCheckpoint(): Promise<void> {
     this.pipeline.drain();
-    const owned = [...this.restored].filter((p) => this.assigned.has(p));
+    const owned = [...this.states.restored].filter((p) => this.assigned.has(p));
     if (owned.length === 0) return;
     const offsets: { topic: string; partition: number; offset: bigint; leaderEpoch: number }[] = [];
     for (const p of owned) {
-      const from = this.replay.replayFrom(p, this.core);
+      const from = this.states.replay.replayFrom(p, this.core);
       if (from !== undefined) offsets.push({ topic: this.options.telemetryTopic, partition: p, offset: from, leaderEpoch: -1 });
     }
     // the offsets above settle every record whose bucket is processed, so the state of every
     // workload that processed a bucket since its last write goes with them (read off the analysis
     // itself: afterStep, which publishes the views, runs only once a tick is stored)
-    const write = this.ledger.pending((p) => this.restored.has(p) && this.assigned.has(p));
+    const write = this.states.ledger.pending((p) => this.states.restored.has(p) && this.assigned.has(p));
     try {
       if (write.messages.length > 0) await this.producer.send(write.messages);
       // still ours: a workload released meanwhile has no written state to track here
-      this.ledger.confirm(write, (p) => this.restored.has(p) && this.assigned.has(p));
+      this.states.ledger.confirm(write, (p) => this.states.restored.has(p) && this.assigned.has(p));
       // commit only partitions still ours: a commit for a partition that moved would rewind its new owner
       const still = offsets.filter((o) => this.assigned.has(o.partition));
       if (still.length > 0) await this.consumer.commit({ offsets: still });

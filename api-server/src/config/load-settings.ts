@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import type { ZodError } from 'zod';
+import { apiKeyProblem } from './api-key.js';
 import type { Settings, YamlSettings } from './settings.js';
 import { settingsSchema, yamlSchema } from './settings.js';
 import { parseEventBusSettings, type EventBusSettings } from '../events/bus/bus-settings.js';
@@ -80,6 +81,10 @@ export function loadSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
     } else {
       origin[key] = variable;
     }
+  }
+  if (typeof raw['apiKey'] === 'string') {
+    const problem = apiKeyProblem(raw['apiKey']);
+    if (problem !== undefined) throw new SettingsError(`invalid setting ${origin['apiKey'] ?? 'SVC_API_KEY'}: ${problem}`);
   }
   raw['production'] = env['NODE_ENV'] === 'production';
   if (env['SVC_WORKLOAD_WEIGHTS'] !== undefined && env['SVC_WORKLOAD_WEIGHTS'] !== '') {

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import type { TestService } from '../../support/service.js';
-import { eventually, startTestService } from '../../support/service.js';
+import { eventually, useTestService } from '../../support/service.js';
 
 interface HistoryJson {
   workload: string;
@@ -14,16 +13,11 @@ interface HistoryJson {
 describe('dashboard port: the page without a key, the API with it, and the FusedR history route', function () {
   this.timeout(60_000);
   const key = 'dash-port-key';
-  let svc: TestService;
+  const svc = useTestService({ key });
   let dashboard: string;
 
-  before(async () => {
-    svc = await startTestService({ key });
+  before(() => {
     dashboard = `http://127.0.0.1:${svc.server.ports.dashboard}`;
-  });
-  after(async () => {
-    await svc.stop();
-    await svc.remove();
   });
 
   it('serves the same /api/v2 routes and auth as the REST port, and the page (or its not-built notice) without a key', async () => {

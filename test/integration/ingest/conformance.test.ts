@@ -1,7 +1,6 @@
 import { expect } from 'chai';
 import { request } from 'node:http';
-import type { TestService } from '../../support/service.js';
-import { startTestService } from '../../support/service.js';
+import { useTestService } from '../../support/service.js';
 import { freePort } from '../../support/free-port.js';
 
 interface Answer {
@@ -39,16 +38,11 @@ function postWholeBodyFirst(url: string, body: Buffer, headers: Record<string, s
 
 describe('ingest conformance over real sockets: 413 readable, quoted ints refused, /_bulk not-JSON refused', function () {
   this.timeout(120_000);
-  let svc: TestService;
   let otlpHttp: string;
-  before(async () => {
+  const svc = useTestService(async () => {
     const port = await freePort();
-    svc = await startTestService({ key: 'k', args: ['--otlp-http-port', String(port)] });
     otlpHttp = `http://127.0.0.1:${port}`;
-  });
-  after(async () => {
-    await svc.stop();
-    await svc.remove();
+    return { key: 'k', args: ['--otlp-http-port', String(port)] };
   });
 
   it('a body over the 16 MiB limit: a client that writes its whole body first reads the 413 (declared length and chunked), on every ingest port', async () => {

@@ -6,8 +6,7 @@ import * as protoLoader from '@grpc/proto-loader';
 import { expect } from 'chai';
 import { encodeOtlpRequest } from '../../../api-server/src/ingest/otlp-proto/otlp-proto-messages.js';
 import { protoPath } from '../../../api-server/src/ingest/proto-files.js';
-import type { TestService } from '../../support/service.js';
-import { eventually, startTestService } from '../../support/service.js';
+import { eventually, useTestService } from '../../support/service.js';
 
 type Unary = (request: unknown, metadata: grpc.Metadata, callback: (error: grpc.ServiceError | null, response?: Record<string, unknown>) => void) => void;
 
@@ -54,14 +53,7 @@ function rawGzipCall(port: number, path: string, message: Buffer, key: string): 
 
 describe('OTLP/gRPC with gzip compression (port 9090)', function () {
   this.timeout(60_000);
-  let svc: TestService;
-  before(async () => {
-    svc = await startTestService({ key: 'gz-key' });
-  });
-  after(async () => {
-    await svc.stop();
-    await svc.remove();
-  });
+  const svc = useTestService({ key: 'gz-key' });
 
   it('a grpc-js client sending with gzip compression is decoded and stored', async () => {
     const definition = protoLoader.loadSync(['metrics-service.proto'], { keepCase: false, longs: String, enums: Number, defaults: false, includeDirs: [dirname(protoPath('opentelemetry/otlp-messages.proto'))] });

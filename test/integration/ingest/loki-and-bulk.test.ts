@@ -1,18 +1,10 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { TestService } from '../../support/service.js';
-import { eventually, startTestService } from '../../support/service.js';
+import { eventually, useTestService } from '../../support/service.js';
 
 describe('log push (Loki) and bulk indexing (Elasticsearch) on the OTLP port', function () {
   this.timeout(60_000);
-  let svc: TestService;
-  before(async () => {
-    svc = await startTestService();
-  });
-  after(async () => {
-    await svc.stop();
-    await svc.remove();
-  });
+  const svc = useTestService();
 
   const post = (path: string, body: string, type = 'application/json') => fetch(`${svc.otlp}${path}`, { method: 'POST', headers: { 'content-type': type }, body });
   const ns = (ms: number): string => `${ms}000000`;

@@ -2,8 +2,7 @@ import { expect } from 'chai';
 import { gzipSync } from 'node:zlib';
 import { decodeExportResponse, decodeStatus, encodeOtlpRequest } from '../../../api-server/src/ingest/otlp-proto/otlp-proto-messages.js';
 import { freePort } from '../../support/free-port.js';
-import type { TestService } from '../../support/service.js';
-import { eventually, startTestService } from '../../support/service.js';
+import { eventually, startTestService, useTestService } from '../../support/service.js';
 
 const nanos = (ms: number): string => `${BigInt(Math.round(ms)) * 1_000_000n}`;
 
@@ -39,17 +38,15 @@ function withOriginalFieldNames(doc: string): string {
 
 describe('standard OTLP/HTTP listener (SVC_OTLP_HTTP_PORT): protobuf and JSON, gzip, OTLP answers', function () {
   this.timeout(60_000);
-  let svc: TestService;
+  let port: number;
   let base: string;
-  before(async () => {
-    const port = await freePort();
-    svc = await startTestService({ key: 'k', args: ['--otlp-http-port', String(port)] });
-    expect(svc.server.ports.otlpHttp).to.equal(port);
+  const svc = useTestService(async () => {
+    port = await freePort();
     base = `http://127.0.0.1:${port}`;
+    return { key: 'k', args: ['--otlp-http-port', String(port)] };
   });
-  after(async () => {
-    await svc.stop();
-    await svc.remove();
+  before(() => {
+    expect(svc.server.ports.otlpHttp).to.equal(port);
   });
 
   const post = (path: string, body: Buffer | string, headers: Record<string, string>) =>

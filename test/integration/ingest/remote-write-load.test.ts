@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { request as httpRequest, Agent } from 'node:http';
 import { pushTimeseries } from 'prometheus-remote-write';
-import type { TestService } from '../../support/service.js';
-import { eventually, startTestService } from '../../support/service.js';
+import { eventually, useTestService } from '../../support/service.js';
 
 const KEY = 'load-key';
 const CONNECTIONS = 8;
@@ -50,14 +49,7 @@ const counter = (text: string, line: RegExp): number => Number(line.exec(text)?.
  */
 describe('remote-write under a concurrent load: the counters stay exact while the tick runs in slices', function () {
   this.timeout(180_000);
-  let svc: TestService;
-  before(async () => {
-    svc = await startTestService({ key: KEY });
-  });
-  after(async () => {
-    await svc.stop();
-    await svc.remove();
-  });
+  const svc = useTestService({ key: KEY });
 
   it('every sample is accepted and counted once; nothing is dropped, late or over the bound', async () => {
     const t0 = Date.now() - (REQUESTS_PER_CONNECTION + 2) * 15_000;

@@ -1,8 +1,7 @@
 import { expect } from 'chai';
 import { compressSync } from 'snappy';
 import { doubleField, lengthDelimited, packedField, varintField } from '../../support/protobuf-wire.js';
-import type { TestService } from '../../support/service.js';
-import { eventually, startTestService } from '../../support/service.js';
+import { eventually, useTestService } from '../../support/service.js';
 
 const V2 = 'application/x-protobuf;proto=io.prometheus.write.v2.Request';
 /** Prometheus's stale marker, a NaN with this exact bit pattern */
@@ -36,14 +35,7 @@ function encodeV2(series: V2Series[]): Buffer {
 
 describe('Prometheus Remote-Write 2.0 on /api/v2/write (hand-encoded requests)', function () {
   this.timeout(60_000);
-  let svc: TestService;
-  before(async () => {
-    svc = await startTestService({ key: 'k' });
-  });
-  after(async () => {
-    await svc.stop();
-    await svc.remove();
-  });
+  const svc = useTestService({ key: 'k' });
 
   const post = (body: Buffer, contentType: string, base?: string) =>
     fetch(`${base ?? svc.api}/write`, { method: 'POST', headers: { 'content-type': contentType, 'content-encoding': 'snappy', authorization: 'Bearer k', 'x-prometheus-remote-write-version': '2.0.0' }, body: compressSync(body) });

@@ -2,19 +2,11 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { pushTimeseries } from 'prometheus-remote-write';
 import { compressSync } from 'snappy';
-import type { TestService } from '../../support/service.js';
-import { eventually, startTestService } from '../../support/service.js';
+import { eventually, useTestService } from '../../support/service.js';
 
 describe('Prometheus remote-write on both ports (bytes from an independent encoder)', function () {
   this.timeout(60_000);
-  let svc: TestService;
-  before(async () => {
-    svc = await startTestService({ key: 'k' });
-  });
-  after(async () => {
-    await svc.stop();
-    await svc.remove();
-  });
+  const svc = useTestService({ key: 'k' });
 
   type MinimalFetch = NonNullable<NonNullable<Parameters<typeof pushTimeseries>[1]>['fetch']>;
   const fetchWithKey: MinimalFetch = (url, init) =>

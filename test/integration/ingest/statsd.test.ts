@@ -1,18 +1,10 @@
 import { createSocket } from 'node:dgram';
 import { expect } from 'chai';
-import type { TestService } from '../../support/service.js';
-import { eventually, startTestService } from '../../support/service.js';
+import { eventually, useTestService } from '../../support/service.js';
 
 describe('StatsD over a real UDP socket', function () {
   this.timeout(30_000);
-  let svc: TestService;
-  before(async () => {
-    svc = await startTestService();
-  });
-  after(async () => {
-    await svc.stop();
-    await svc.remove();
-  });
+  const svc = useTestService();
 
   it('a datagram of several lines lands on the tagged workload; bad lines are counted and the socket keeps serving', async () => {
     const socket = createSocket('udp4');

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import type { TestService } from '../../support/service.js';
-import { eventually, startTestService } from '../../support/service.js';
+import { eventually, useTestService } from '../../support/service.js';
 import { otlpLogs, otlpMetrics, otlpSpans } from '../../support/otlp-builders.js';
 
 const STEP = 15_000;
@@ -42,10 +42,9 @@ const wobble = (i: number, base: number): number => base + 0.004 * Math.sin(i * 
 
 describe('standalone service: 70 minutes of backfilled history over OTLP/HTTP', function () {
   this.timeout(90_000);
-  let svc: TestService;
+  const svc = useTestService();
 
   before(async () => {
-    svc = await startTestService();
     const end = Math.floor(Date.now() / STEP) * STEP;
     const rampFrom = ((MINUTES - 8) * 60_000) / STEP;
     await backfill(svc, 'steady', { cpu: (i) => wobble(i, 0.3), memory: (i) => wobble(i, 0.4), errorLines: () => 0, errorSpans: () => 0 }, { logs: true, traces: true }, end);
@@ -62,10 +61,6 @@ describe('standalone service: 70 minutes of backfilled history over OTLP/HTTP', 
       end,
     );
     await backfill(svc, 'metrics-only', { cpu: (i) => wobble(i, 0.3), memory: (i) => wobble(i, 0.4), errorLines: () => 0, errorSpans: () => 0 }, { logs: false, traces: false }, end);
-  });
-  after(async () => {
-    await svc.stop();
-    await svc.remove();
   });
 
   it('the rupturing workload crosses into warning or above while the steady one stays normal', async () => {

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
-import type { TestService } from '../../support/service.js';
-import { eventually, startTestService } from '../../support/service.js';
+import { eventually, useTestService } from '../../support/service.js';
 import { otlpMetrics } from '../../support/otlp-builders.js';
 
 interface Frame {
@@ -41,14 +40,7 @@ async function readFrames(url: string, headers: Record<string, string>, until: (
 
 describe('live events (SSE) and anomalies over HTTP', function () {
   this.timeout(120_000);
-  let svc: TestService;
-  before(async () => {
-    svc = await startTestService({ args: ['--edition', 'autopilot'] });
-  });
-  after(async () => {
-    await svc.stop();
-    await svc.remove();
-  });
+  const svc = useTestService({ args: ['--edition', 'autopilot'] });
 
   it('streams band events with ids; a reconnect with Last-Event-ID resumes after it; the JSON fallback lists them', async () => {
     const reading = readFrames(`${svc.api}/events`, {}, (f) => f.some((x) => x.data.type !== 'connected' && x.data.workload === 'demo/Deployment/sse'), 100_000);

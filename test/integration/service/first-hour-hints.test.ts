@@ -5,7 +5,7 @@
  * can tell that authentication is off.
  */
 import { expect } from 'chai';
-import { startTestService, type TestService } from '../../support/service.js';
+import { startTestService, useTestService, type TestService } from '../../support/service.js';
 
 const otlpPoint = (namespace: string, name: string, timeMs: number): unknown => ({
   resourceMetrics: [
@@ -23,19 +23,14 @@ const otlpPoint = (namespace: string, name: string, timeMs: number): unknown => 
 
 describe('first-hour hints (issue 35)', function () {
   this.timeout(30_000);
-  let svc: TestService;
+  // a long tick keeps the first point's bucket unanalysed for the whole test
+  const svc = useTestService({ args: ['--tick-seconds', '600'] });
   let root: string;
   let dashboard: string;
 
-  before(async () => {
-    // a long tick keeps the first point's bucket unanalysed for the whole test
-    svc = await startTestService({ args: ['--tick-seconds', '600'] });
+  before(() => {
     root = `http://127.0.0.1:${svc.server.ports.rest}`;
     dashboard = `http://127.0.0.1:${svc.server.ports.dashboard}`;
-  });
-  after(async () => {
-    await svc.stop();
-    await svc.remove();
   });
 
   for (const port of ['rest', 'dashboard'] as const) {

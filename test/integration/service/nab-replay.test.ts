@@ -9,8 +9,7 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { SeriesDetectors } from '../../../api-server/src/analysis/anomaly/index.js';
 import { BUCKET_MS, bucketRows, type BucketPoint } from '../../../tools/nab/bucket-rows.js';
-import type { TestService } from '../../support/service.js';
-import { eventually, startTestService } from '../../support/service.js';
+import { eventually, useTestService } from '../../support/service.js';
 
 const FILE = new URL('../../fixtures/nab/ec2_request_latency_system_failure.csv', import.meta.url);
 const WORKLOAD = 'nab/Deployment/ec2-request-latency';
@@ -69,15 +68,8 @@ describe('NAB replay through the real service (remote-write JSON → /api/v2/ano
   this.timeout(120_000);
   const rows = readRows();
   let clock = (rows[0] as Row).t;
-  let svc: TestService;
 
-  before(async () => {
-    svc = await startTestService({ now: () => clock });
-  });
-  after(async () => {
-    await svc.stop();
-    await svc.remove();
-  });
+  const svc = useTestService({ now: () => clock });
 
   it('raises exactly the offline detectors’ firings, with their scores, at the rows’ times', async () => {
     expect(rows).to.have.length(4032);

@@ -1,21 +1,13 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { TestService } from '../../support/service.js';
-import { startTestService } from '../../support/service.js';
+import { useTestService } from '../../support/service.js';
 import { otlpLogs, otlpMetrics } from '../../support/otlp-builders.js';
 
 const resource = [{ key: 'k8s.namespace.name', value: { stringValue: 'shop' } }];
 
 describe('OTLP format rules and authentication (interface "OTLP format rules", api.md §1.3-1.7)', function () {
   this.timeout(60_000);
-  let svc: TestService;
-  before(async () => {
-    svc = await startTestService({ key: 'secret-key' });
-  });
-  after(async () => {
-    await svc.stop();
-    await svc.remove();
-  });
+  const svc = useTestService({ key: 'secret-key' });
 
   const raw = (path: string, init: RequestInit & { headers?: Record<string, string> }) =>
     fetch(`${svc.otlp}${path}`, { method: 'POST', ...init, headers: { authorization: 'Bearer secret-key', 'content-type': 'application/json', ...init.headers } });

@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { REPO_ROOT } from '../../support/control-plane.js';
-import { startTestService, type TestService } from '../../support/service.js';
+import { useTestService } from '../../support/service.js';
 
 interface Call {
   status: number;
@@ -42,15 +42,8 @@ function runBash(script: string, timeoutMs: number): Promise<{ code: number | nu
 
 describe('README quick tour, end to end (issue 35)', function () {
   this.timeout(300_000);
-  let svc: TestService;
 
-  before(async () => {
-    svc = await startTestService();
-  });
-  after(async () => {
-    await svc.stop();
-    await svc.remove();
-  });
+  const svc = useTestService();
 
   it('every command answers 2xx, in the README order, and the polls end by their condition', async () => {
     const block = tourBlock(await readFile(join(REPO_ROOT, 'README.md'), 'utf8'));

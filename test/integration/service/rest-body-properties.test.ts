@@ -1,20 +1,12 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { TestService } from '../../support/service.js';
-import { startTestService } from '../../support/service.js';
+import { useTestService } from '../../support/service.js';
 
 const ROUTES = ['/suppressions', '/context', '/config/weights', '/forecast', '/sim/inject', '/actions/act_000000000000/result'];
 
 describe('REST bodies: every malformed body is a 4xx naming the field, never a 5xx (property)', function () {
   this.timeout(120_000);
-  let svc: TestService;
-  before(async () => {
-    svc = await startTestService({ args: ['--edition', 'autopilot'] });
-  });
-  after(async () => {
-    await svc.stop();
-    await svc.remove();
-  });
+  const svc = useTestService({ args: ['--edition', 'autopilot'] });
 
   const post = (path: string, body: string) => fetch(`${svc.api}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
 

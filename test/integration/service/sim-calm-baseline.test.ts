@@ -1,18 +1,10 @@
 import { expect } from 'chai';
-import type { TestService } from '../../support/service.js';
-import { eventually, startTestService } from '../../support/service.js';
+import { eventually, useTestService } from '../../support/service.js';
 
 describe("the simulator's calm baseline raises no band event (issue 30)", function () {
   this.timeout(120_000);
-  let svc: TestService;
 
-  before(async () => {
-    svc = await startTestService();
-  });
-  after(async () => {
-    await svc.stop();
-    await svc.remove();
-  });
+  const svc = useTestService();
 
   for (const pattern of ['memory-leak', 'slow-burn']) {
     it(`${pattern}: no event before the pattern starts, after 30 minutes of calm history`, async () => {
