@@ -41,7 +41,7 @@ import { IngestPipeline } from './pipeline/ingest-pipeline.js';
 import { LocalIngestSink, type IngestSink } from './pipeline/ingest-sink.js';
 import { startClusterNode, type ClusterNode } from './cluster/cluster-node.js';
 import { ClusterActionRepository } from './cluster/action-records.js';
-import { localReads } from './http/workload-reads.js';
+import { localReads } from './reads/workload-reads.js';
 import { TokenBucket } from './pipeline/token-bucket.js';
 import { SimulationInjector } from './simulation/injector.js';
 import { StatsdListener } from './statsd/statsd-listener.js';
@@ -178,6 +178,12 @@ export async function startServer(settings: Settings, options: StartOptions = {}
       { engine: actions, repository: clusterActions },
     );
   }
+  // the control plane as kept (LevelDB), then, in cluster mode, the control topic applied over it:
+  // the writes, the decisions on actions and the emergency stop the routes get are the standalone
+  // or the replicated ones, chosen here before the context exists
+  await control.load(bootstrapWeights);
+  await control.prune(now());
+  const replicated = cluster === undefined ? undefined : await cluster.attachControl(control, actions);
   const memoryGuard = new MemoryGuard({
     limit: resolveMemoryLimit(settings.memoryLimitBytes),
     highWater: settings.memoryHighWater,
@@ -242,10 +248,10 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     hub,
     publisher,
     actions,
-    actionDecisions: actions,
+    actionDecisions: replicated?.decisions ?? actions,
     control,
-    controlWrites: control,
-    emergencyStop: (on, nowMs) => actions.setEmergencyStop(on, nowMs),
+    controlWrites: replicated?.control ?? control,
+    emergencyStop: replicated === undefined ? (on, nowMs) => actions.setEmergencyStop(on, nowMs) : (on, nowMs) => replicated.control.setEmergencyStop(on, nowMs),
     injector,
     metrics,
     memoryGuard,
@@ -308,14 +314,8 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     loop.onStep((output) => void node.afterStep(output));
   }
   // restore: snapshots and analysis state (standalone; a cluster replica restores its partitions
-  // from the state topic as it is assigned them), control plane, actions; then ready
-  const restored = await restore(svc, bootstrapWeights, cluster === undefined);
-  if (cluster !== undefined) {
-    const replicated = await cluster.attachControl(control, actions);
-    svc.controlWrites = replicated.control;
-    svc.actionDecisions = replicated.decisions;
-    svc.emergencyStop = (on, nowMs) => replicated.control.setEmergencyStop(on, nowMs);
-  }
+  // from the state topic as it is assigned them); then ready
+  const restored = await restoreAnalysis(core, store, logger, cluster === undefined);
   publisher.start();
   loop.start();
   const retention = new RetentionSweeper(store, d.kpiRetentionDays, now, (error) => logger.error({ err: error }, 'retention sweep failed'));
@@ -350,19 +350,17 @@ export async function startServer(settings: Settings, options: StartOptions = {}
   };
 }
 
-async function restore(svc: ServiceContext, bootstrapWeights: WeightOverride[] | undefined, analysisState: boolean): Promise<{ workloads: number; reset: number }> {
+async function restoreAnalysis(core: AnalysisCoreImpl, store: AnalysisStore, logger: Logger, analysisState: boolean): Promise<{ workloads: number; reset: number }> {
   let reset = 0;
-  const rows = analysisState ? await svc.store.loadWorkloads() : [];
+  const rows = analysisState ? await store.loadWorkloads() : [];
   for (const { snapshot, state } of rows) {
     try {
-      if (state !== undefined) svc.core.importWorkload(snapshot.key, state);
+      if (state !== undefined) core.importWorkload(snapshot.key, state);
     } catch (error) {
-      svc.logger.warn({ workload: snapshot.key, err: error }, 'stored analysis state unreadable; the workload restarts calibration');
+      logger.warn({ workload: snapshot.key, err: error }, 'stored analysis state unreadable; the workload restarts calibration');
     }
     if (snapshot.fusedR > 10) reset += 1;
   }
-  await svc.control.load(bootstrapWeights);
-  await svc.control.prune(svc.now());
   return { workloads: rows.length, reset };
 }
 

@@ -14,8 +14,8 @@ import type { BearerKey } from '../http/bearer-auth.js';
 import { metricsFromIngest, logsFromIngest, spansFromIngest, toOtlpJsonShape } from '../ingest/grpc-messages/grpc-records.js';
 import { decodeLogsDocument, decodeMetricsDocument, decodeTracesDocument } from '../ingest/otlp-json/otlp-json-decoders.js';
 import { protoPath } from '../ingest/proto-files.js';
-import type { DecodedBatch } from '../ingest/records.js';
-import { DecodeError } from '../ingest/records.js';
+import type { DecodedBatch } from '../model/records.js';
+import { DecodeError } from '../model/records.js';
 import type { IngestOutcome } from '../pipeline/ingest-sink.js';
 
 export const GRPC_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;

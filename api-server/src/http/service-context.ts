@@ -14,8 +14,8 @@ import type { AnalysisStore } from '../storage/analysis-store.js';
 import type { SelfMetrics } from '../telemetry/self-metrics.js';
 import type { MemoryGuard } from '../telemetry/memory-guard.js';
 import type { BearerKey } from './bearer-auth.js';
-import type { WorkloadReads } from './workload-reads.js';
-import type { ClusterStatus } from '../cluster/cluster-node.js';
+import type { WorkloadReads } from '../reads/workload-reads.js';
+import type { ClusterStatus } from '../model/cluster-status.js';
 
 export interface ServiceContext {
   settings: Settings;

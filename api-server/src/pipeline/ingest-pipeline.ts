@@ -6,7 +6,7 @@
  * memory. Draining hands everything to the analysis core in arrival order.
  */
 import type { AnalysisCore } from '../analysis/contract.js';
-import type { DecodedBatch } from '../ingest/records.js';
+import type { DecodedBatch } from '../model/records.js';
 import { RawPointBuckets } from './raw-point-buckets.js';
 
 export const RAW_RETENTION_MS = 7 * 24 * 3_600_000;

@@ -6,7 +6,7 @@
 import type { IngestOutcome } from '../pipeline/ingest-sink.js';
 import { createSocket } from 'node:dgram';
 import type { Socket } from 'node:dgram';
-import type { DecodedBatch } from '../ingest/records.js';
+import type { DecodedBatch } from '../model/records.js';
 import { StatsdParser } from '../ingest/statsd/statsd-parser.js';
 
 export interface StatsdPorts {

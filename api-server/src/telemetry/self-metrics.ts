@@ -13,7 +13,7 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { WorkloadSnapshot } from '../analysis/contract.js';
 import { SIGNAL_NAMES } from '../analysis/contract.js';
-import { legacyHostOf, parseWorkloadKey } from '../analysis/workload-key.js';
+import { legacyHostOf, parseWorkloadKey } from '../model/workload-key.js';
 
 export class SelfMetrics {
   readonly registry = new Registry();

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { createSocket, type Socket } from 'node:dgram';
-import type { DecodedBatch } from '../../../api-server/src/ingest/records.js';
+import type { DecodedBatch } from '../../../api-server/src/model/records.js';
 import type { IngestOutcome } from '../../../api-server/src/pipeline/ingest-sink.js';
 import { StatsdListener, type StatsdPorts } from '../../../api-server/src/statsd/statsd-listener.js';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { AdmissionSink, type Refusal } from '../../../api-server/src/pipeline/admission-sink.js';
 import type { IngestOutcome, IngestSink } from '../../../api-server/src/pipeline/ingest-sink.js';
-import type { DecodedBatch, MetricRecord } from '../../../api-server/src/ingest/records.js';
+import type { DecodedBatch, MetricRecord } from '../../../api-server/src/model/records.js';
 
 const metric = (workload: string, value: number): MetricRecord => ({ workload, pod: undefined, name: 'cpu', value, timeMs: 1000 });
 

@@ -2,7 +2,7 @@
 import type { Router, RouterContext } from '@koa/router';
 import { z } from 'zod';
 import type { ExplainRecord } from '../../analysis/contract.js';
-import { workloadKeyFromHost } from '../../analysis/workload-key.js';
+import { workloadKeyFromHost } from '../../model/workload-key.js';
 import { SIMULATION_PATTERNS } from '../../simulation/patterns.js';
 import { HttpError, badRequest, fromZod, notFound } from '../errors.js';
 import { horizonParam } from '../query.js';

@@ -3,11 +3,11 @@
  * export requests converted to the OTLP/JSON shape (bytes ids to hex, int64 to numbers) so that
  * one decoder (ingest/otlp-json) applies the same rules to both encodings.
  */
-import { workloadKeyFromHost } from '../../analysis/workload-key.js';
+import { workloadKeyFromHost } from '../../model/workload-key.js';
 import { resolveFromLabels } from '../identity.js';
 import type { ResolvedIdentity } from '../identity.js';
-import type { DecodedBatch } from '../records.js';
-import { DecodeError, emptyBatch } from '../records.js';
+import type { DecodedBatch } from '../../model/records.js';
+import { DecodeError, emptyBatch } from '../../model/records.js';
 
 type Json = unknown;
 

@@ -7,7 +7,7 @@
 import protobuf from 'protobufjs';
 import { toOtlpJsonShape } from '../grpc-messages/grpc-records.js';
 import { protoPath } from '../proto-files.js';
-import { DecodeError } from '../records.js';
+import { DecodeError } from '../../model/records.js';
 
 export type OtlpSignal = 'metrics' | 'logs' | 'traces';
 

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { ClassicLevel } from 'classic-level';
 import { AnalysisCoreImpl } from '../../../api-server/src/analysis/analysis-core.js';
 import type { AnomalyEvent } from '../../../api-server/src/analysis/contract.js';
-import { localReads } from '../../../api-server/src/http/workload-reads.js';
+import { localReads } from '../../../api-server/src/reads/workload-reads.js';
 import { AnalysisStore, type KpiPoint } from '../../../api-server/src/storage/analysis-store.js';
 import { explainOf, snapshotOf } from '../../support/analysis-fixtures.js';
 import { makeTempDir } from '../../support/temp-dir.js';
@@ -23,7 +23,7 @@ const anomaly = (id: string, offsetMs: number, metric: string): AnomalyEvent => 
 });
 const kpi = (t: number): KpiPoint => ({ t, fused_r: 1, health: 1, stress: 0, fatigue: 0, mood: 1, pressure: 0.5, humidity: 0, contagion: 0, resilience: 1, entropy: 0, velocity: 0 });
 
-describe('http/workload-reads: standalone reads from the local analysis and LevelDB', () => {
+describe('reads/workload-reads: standalone reads from the local analysis and LevelDB', () => {
   let dir: Awaited<ReturnType<typeof makeTempDir>>;
   let db: ClassicLevel<string, string>;
   let store: AnalysisStore;
