@@ -7,7 +7,7 @@
  * own, and they must agree (a workload's records share a partition number).
  */
 import { Admin } from '@platformatic/kafka';
-import { topicAlreadyExists } from '../events/bus/kafka-errors.js';
+import { topicAlreadyExists } from '../delivery/bus/kafka-errors.js';
 
 export interface TopicLayout {
   partitions: number;

@@ -8,8 +8,8 @@ import { parse as parseYaml } from 'yaml';
 import type { ZodError } from 'zod';
 import type { Settings, YamlSettings } from './settings.js';
 import { settingsSchema, yamlSchema } from './settings.js';
-import { parseEventBusSettings, type EventBusSettings } from '../events/bus/bus-settings.js';
-import { parseSinkSettings, type SinkSettings } from '../dispatch/sink-settings.js';
+import { parseEventBusSettings, type EventBusSettings } from '../delivery/bus/bus-settings.js';
+import { parseSinkSettings, type SinkSettings } from '../delivery/sinks/sink-settings.js';
 import { parseClusterSettings, type ClusterSettings } from '../cluster/cluster-settings.js';
 
 export class SettingsError extends Error {

@@ -4,8 +4,8 @@
  * one line naming the setting, the value and what is allowed.
  */
 import { z } from 'zod';
-import type { EventBusSettings } from '../events/bus/bus-settings.js';
-import type { SinkSettings } from '../dispatch/sink-settings.js';
+import type { EventBusSettings } from '../delivery/bus/bus-settings.js';
+import type { SinkSettings } from '../delivery/sinks/sink-settings.js';
 import type { ClusterSettings } from '../cluster/cluster-settings.js';
 import { JIT_BUDGETS } from './jit-budget.js';
 

@@ -1,8 +1,8 @@
 /** The `sinks` section of the YAML file: defaults, env secrets, and errors that name the field. */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { createSinks, parseSinkSettings } from '../../../api-server/src/dispatch/sink-settings.js';
-import { parseEventBusSettings } from '../../../api-server/src/events/bus/bus-settings.js';
+import { createSinks, parseSinkSettings } from '../../../../api-server/src/delivery/sinks/sink-settings.js';
+import { parseEventBusSettings } from '../../../../api-server/src/delivery/bus/bus-settings.js';
 
 const problem = (raw: unknown, env: NodeJS.ProcessEnv = {}): string => {
   try {

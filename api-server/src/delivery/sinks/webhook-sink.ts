@@ -11,7 +11,7 @@
  * as `verifyWebhookSignature` does.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Envelope } from '../events/envelope.js';
+import type { Envelope } from '../envelope.js';
 import { postJson } from './post-json.js';
 import type { Sink } from './sink.js';
 

@@ -5,9 +5,9 @@
  */
 import { expect } from 'chai';
 import { ClassicLevel } from 'classic-level';
-import { backoffDelay, DeliveryFailure, DeliveryWorker, type DeliveryHooks, type OutboundChannel } from '../../../api-server/src/events/delivery-worker.js';
-import type { Envelope } from '../../../api-server/src/events/envelope.js';
-import { EventOutbox } from '../../../api-server/src/events/outbox.js';
+import { backoffDelay, DeliveryFailure, DeliveryWorker, type DeliveryHooks, type OutboundChannel } from '../../../api-server/src/delivery/delivery-worker.js';
+import type { Envelope } from '../../../api-server/src/delivery/envelope.js';
+import { EventOutbox } from '../../../api-server/src/delivery/outbox.js';
 import { eventually } from '../../support/service.js';
 import { drafts } from '../../support/envelope-drafts.js';
 import { makeTempDir } from '../../support/temp-dir.js';

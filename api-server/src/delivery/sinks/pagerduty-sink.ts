@@ -13,7 +13,7 @@
  * Band changes without a rupture id and other action states are not sent. PagerDuty answers 202;
  * 400 is permanent, 429 and 5xx are retried.
  */
-import type { Envelope } from '../events/envelope.js';
+import type { Envelope } from '../envelope.js';
 import { postJson } from './post-json.js';
 import type { Sink } from './sink.js';
 

@@ -16,7 +16,7 @@
  * each rupture (bounded to 4096 ruptures); a recovery of a rupture it does not remember (after a
  * restart) resolves all three severities.
  */
-import type { Envelope, RupturePayload } from '../events/envelope.js';
+import type { Envelope, RupturePayload } from '../envelope.js';
 import { BoundedMap } from './bounded-map.js';
 import { postJson } from './post-json.js';
 import type { Sink } from './sink.js';

@@ -21,7 +21,7 @@
  * (`actions.executor: external`), not through this section.
  */
 import { z } from 'zod';
-import { sectionPath } from '../model/section-path.js';
+import { sectionPath } from '../../model/section-path.js';
 import { AlertmanagerSink } from './alertmanager-sink.js';
 import { PAGERDUTY_EVENTS_URL, PagerDutySink } from './pagerduty-sink.js';
 import type { Sink } from './sink.js';

@@ -1,7 +1,7 @@
 /** The webhook HMAC: a value checked against `openssl dgst -sha256 -hmac`, the time window, tampering. */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { signWebhook, verifyWebhookSignature } from '../../../api-server/src/dispatch/webhook-sink.js';
+import { signWebhook, verifyWebhookSignature } from '../../../../api-server/src/delivery/sinks/webhook-sink.js';
 
 describe('webhook signature', () => {
   it('is HMAC-SHA256 over "<timestamp>.<body>" (printf %s \'1700000000.{"a":1}\' | openssl dgst -sha256 -hmac s3cret)', () => {

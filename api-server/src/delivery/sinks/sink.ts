@@ -5,7 +5,7 @@
  * 4xx, an envelope the sink cannot express) is logged and counted and the worker moves on.
  * Envelopes flagged `suppressed` never reach a sink (the worker skips them).
  */
-import type { Envelope } from '../events/envelope.js';
+import type { Envelope } from '../envelope.js';
 
 export interface Sink {
   /** a stable name used for the outbox cursor, metrics and logs: `webhook:<name>`, `alertmanager`, `pagerduty` */

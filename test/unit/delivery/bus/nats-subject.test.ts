@@ -1,8 +1,8 @@
 /** NATS subjects of the bus: the workload key verbatim after `svc.rupture.`, valid and reversible. */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { RUPTURE_SUBJECT_PREFIX, TIER1_SUBJECT } from '../../../api-server/src/events/envelope.js';
-import { isPublishableSubject, workloadFromSubject } from '../../../api-server/src/events/bus/nats-driver.js';
+import { RUPTURE_SUBJECT_PREFIX, TIER1_SUBJECT } from '../../../../api-server/src/delivery/envelope.js';
+import { isPublishableSubject, workloadFromSubject } from '../../../../api-server/src/delivery/bus/nats-driver.js';
 
 const label = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,20}[a-z0-9])?$/);
 const subdomain = fc.array(label, { minLength: 1, maxLength: 4 }).map((parts) => parts.join('.'));

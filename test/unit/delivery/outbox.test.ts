@@ -2,7 +2,7 @@
 import { expect } from 'chai';
 import { ClassicLevel } from 'classic-level';
 import fc from 'fast-check';
-import { EventOutbox } from '../../../api-server/src/events/outbox.js';
+import { EventOutbox } from '../../../api-server/src/delivery/outbox.js';
 import { drafts } from '../../support/envelope-drafts.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 

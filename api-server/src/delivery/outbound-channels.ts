@@ -3,8 +3,8 @@
  * NATS or Kafka) and one channel per configured sink. Only construction here; nothing connects
  * until the delivery workers start.
  */
-import { createSinks, type SinkSettings } from '../dispatch/sink-settings.js';
-import { SinkChannel, type SinkChannelHooks } from '../dispatch/sink-channel.js';
+import { createSinks, type SinkSettings } from './sinks/sink-settings.js';
+import { SinkChannel, type SinkChannelHooks } from './sinks/sink-channel.js';
 import { BusChannel } from './bus/bus-channel.js';
 import { KafkaBusDriver } from './bus/kafka-driver.js';
 import { NatsBusDriver } from './bus/nats-driver.js';

@@ -3,8 +3,8 @@
  * and those the sink does not want are passed over; a permanent refusal (a 4xx) is dropped and
  * counted; anything else stops the batch where it is, so the worker retries from that envelope.
  */
-import { DeliveryFailure, type OutboundChannel } from '../events/delivery-worker.js';
-import type { Envelope } from '../events/envelope.js';
+import { DeliveryFailure, type OutboundChannel } from '../delivery-worker.js';
+import type { Envelope } from '../envelope.js';
 import { PermanentDeliveryError, type Sink } from './sink.js';
 
 export interface SinkChannelHooks {
