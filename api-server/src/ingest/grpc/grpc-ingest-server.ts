@@ -10,18 +10,19 @@
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { dirname } from 'node:path';
-import type { BearerKey } from '../http/bearer-auth.js';
-import { metricsFromIngest, logsFromIngest, spansFromIngest, toOtlpJsonShape } from '../ingest/grpc-messages/grpc-records.js';
-import { decodeLogsDocument, decodeMetricsDocument, decodeTracesDocument } from '../ingest/otlp-json/otlp-json-decoders.js';
-import { protoPath } from '../ingest/proto-files.js';
-import type { DecodedBatch } from '../model/records.js';
-import { DecodeError } from '../model/records.js';
-import type { IngestOutcome } from '../pipeline/ingest-sink.js';
+import type { AuthVerdict } from '../../model/auth-verdict.js';
+import { metricsFromIngest, logsFromIngest, spansFromIngest, toOtlpJsonShape } from './grpc-records.js';
+import { decodeLogsDocument, decodeMetricsDocument, decodeTracesDocument } from '../otlp-json/otlp-json-decoders.js';
+import { protoPath } from '../proto-files.js';
+import type { DecodedBatch } from '../../model/records.js';
+import { DecodeError } from '../../model/records.js';
+import type { IngestOutcome } from '../../pipeline/ingest-sink.js';
 
 export const GRPC_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
 export interface GrpcIngestPorts {
-  auth: BearerKey;
+  /** the bearer-key check (http/bearer-auth.ts) */
+  auth: { check(header: string | undefined): AuthVerdict };
   tryTake(): boolean;
   /** the ingest sink: accepted, busy or memory_high_water (RESOURCE_EXHAUSTED), unavailable (UNAVAILABLE) */
   accept(batch: DecodedBatch): Promise<IngestOutcome>;

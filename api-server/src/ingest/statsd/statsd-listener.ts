@@ -3,11 +3,11 @@
  * skipped, and the records join the same ingest pipeline as every other source. A datagram that
  * arrives while the ingest queue is full is dropped and counted (UDP has no back-channel).
  */
-import type { IngestOutcome } from '../pipeline/ingest-sink.js';
+import type { IngestOutcome } from '../../pipeline/ingest-sink.js';
 import { createSocket } from 'node:dgram';
 import type { Socket } from 'node:dgram';
-import type { DecodedBatch } from '../model/records.js';
-import { StatsdParser } from '../ingest/statsd/statsd-parser.js';
+import type { DecodedBatch } from '../../model/records.js';
+import { StatsdParser } from './statsd-parser.js';
 
 export interface StatsdPorts {
   /** the ingest sink; StatsD has no answer, so anything not accepted is counted as dropped */
@@ -26,10 +26,16 @@ export class StatsdListener {
     const socket = createSocket(address.includes(':') ? 'udp6' : 'udp4');
     socket.on('message', (message) => this.onDatagram(message));
     socket.on('error', () => undefined); // a bad datagram never kills the socket
-    await new Promise<void>((resolve, reject) => {
-      socket.once('error', reject);
-      socket.bind(port, address, () => resolve());
-    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        socket.once('error', reject);
+        socket.bind(port, address, () => resolve());
+      });
+    } catch (error) {
+      // the descriptor exists from the bind attempt on: a refused start closes it
+      socket.close();
+      throw error;
+    }
     this.socket = socket;
     return socket.address().port;
   }
