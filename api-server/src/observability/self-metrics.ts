@@ -4,7 +4,7 @@
  * `rpt_ingest_dropped_total{reason}` (records refused: too_old, in_future, invalid, queue_full,
  * rate_limited, unparsable, memory_high_water; samples the analysis refused: late, overflow),
  * `rpt_ingest_queue_records` (records waiting for the analyzer), `rpt_workloads_refused_total`
- * (new workloads refused above the memory high-water mark, telemetry/memory-guard.ts), and
+ * (new workloads refused above the memory high-water mark, observability/memory-guard.ts), and
  * per outbound channel (`bus:nats`, `bus:kafka`, `sink:webhook:<name>`, `sink:alertmanager`,
  * `sink:pagerduty`): `rpt_outbound_backlog{channel}`, `rpt_outbound_delivered_total{channel}`,
  * `rpt_outbound_failures_total{channel}`, `rpt_outbound_dropped_total{channel,reason}` (reason

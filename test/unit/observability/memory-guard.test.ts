@@ -2,8 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { cgroupMemoryLimit, parseCgroupLimit, resolveMemoryLimit } from '../../../api-server/src/telemetry/memory-limit.js';
-import { MemoryGuard } from '../../../api-server/src/telemetry/memory-guard.js';
+import { cgroupMemoryLimit, parseCgroupLimit, resolveMemoryLimit } from '../../../api-server/src/observability/memory-limit.js';
+import { MemoryGuard } from '../../../api-server/src/observability/memory-guard.js';
 import { SettingsError, loadSettings } from '../../../api-server/src/config/load-settings.js';
 
 describe('memory limit and high-water guard', () => {
