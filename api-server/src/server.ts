@@ -22,6 +22,7 @@ import { ControlPlane } from './control/control-plane.js';
 import { normaliseOverrides, weightOverridesBody } from './control/weight-overrides.js';
 import { AnalyzerLoop, TICK_SLICES } from './engine/analyzer-loop.js';
 import { RetentionSweeper } from './engine/retention-sweeper.js';
+import { historyRetentionMs } from './model/retention.js';
 import { EventHub } from './events/event-hub.js';
 import { DeliveryWorker } from './delivery/delivery-worker.js';
 import { EventOutbox } from './delivery/outbox.js';
@@ -173,7 +174,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
         accepted: (source, n) => metrics.accepted(source, n),
         replayed: (source, n) => metrics.clusterReplayed(source, n),
         store,
-        historyRetentionMs: d.kpiRetentionDays * 86_400_000,
+        historyRetentionMs: historyRetentionMs(d.kpiRetentionDays),
       },
       { engine: actions, repository: clusterActions },
     );

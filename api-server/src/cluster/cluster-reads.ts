@@ -13,7 +13,8 @@
  */
 import type { AnalysisCore, AnomalyEvent, ExplainRecord, WorkloadSnapshot } from '../analysis/contract.js';
 import type { WorkloadReads } from '../reads/workload-reads.js';
-import type { AnalysisStore, HistoryTier, KpiPoint } from '../storage/analysis-store.js';
+import type { HistoryTier } from '../model/retention.js';
+import type { AnalysisStore, KpiPoint } from '../storage/analysis-store.js';
 import type { PartitionOwner } from './partition-owner.js';
 import type { ReadView } from './read-view.js';
 

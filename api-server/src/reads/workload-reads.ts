@@ -4,7 +4,8 @@
  * whichever replica analyses it (cluster/cluster-reads.ts).
  */
 import type { AnalysisCore, AnomalyEvent, ExplainRecord, WorkloadSnapshot } from '../analysis/contract.js';
-import type { AnalysisStore, HistoryTier, KpiPoint } from '../storage/analysis-store.js';
+import type { HistoryTier } from '../model/retention.js';
+import type { AnalysisStore, KpiPoint } from '../storage/analysis-store.js';
 
 export interface WorkloadReads {
   snapshot(key: string): WorkloadSnapshot | undefined;

@@ -12,7 +12,7 @@ import { badQuery, notFound } from '../errors.js';
 import { queryString } from '../query.js';
 import type { ServiceContext } from '../service-context.js';
 import { resolveWorkload } from '../workload-lookup.js';
-import type { HistoryTier } from '../../storage/analysis-store.js';
+import type { HistoryTier } from '../../model/retention.js';
 
 const HOUR = 3_600_000;
 export const HISTORY_SPANS: Record<string, number> = { '1h': HOUR, '6h': 6 * HOUR, '2d': 48 * HOUR, '30d': 720 * HOUR, '1y': 8760 * HOUR };
