@@ -18,10 +18,10 @@
  * id also fences the old one and aborts its open transaction (Kafka's own guarantee).
  */
 import { randomBytes } from 'node:crypto';
-import { Admin, Consumer, FetchIsolationLevels, Producer, stringDeserializers, stringSerializers, type MessagesStream } from '@platformatic/kafka';
+import { Admin, Consumer, FetchIsolationLevels, Producer, stringDeserializers, stringSerializers, type MessagesStream } from '../../kafka/kafka-client.js';
 import type { Envelope } from '../envelope.js';
 import type { BusDriver } from './bus-driver.js';
-import { kafkaErrorText, topicAlreadyExists } from './kafka-errors.js';
+import { kafkaErrorText, topicAlreadyExists } from '../../kafka/kafka-errors.js';
 
 export interface KafkaDriverOptions {
   brokers: string[];

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { kafkaErrorText, topicAlreadyExists } from '../../../../api-server/src/delivery/bus/kafka-errors.js';
+import { kafkaErrorText, topicAlreadyExists } from '../../../api-server/src/kafka/kafka-errors.js';
 
 describe('Kafka client errors read as one text', () => {
   it('takes the message, the enumerable fields and every wrapped error', () => {
