@@ -12,6 +12,9 @@ import { readJson } from '../request-body.js';
 import type { ServiceContext } from '../service-context.js';
 import { resolveWorkload } from '../workload-lookup.js';
 
+/** the members of the service context these routes use */
+export type InsightRoutesContext = Pick<ServiceContext, 'core' | 'injector' | 'logger' | 'reads'>;
+
 const VIEWS = ['formula', 'pipeline', 'narrative'] as const;
 
 const forecastBody = z.object({
@@ -31,7 +34,7 @@ const simBody = z.object({
     .optional(),
 });
 
-export function registerInsightRoutes(router: Router, svc: ServiceContext): void {
+export function registerInsightRoutes(router: Router, svc: InsightRoutesContext): void {
   const findRecord = (id: string): Promise<ExplainRecord | undefined> => svc.reads.explain(id);
 
   // /explain/{rupture_id}[/formula|/pipeline|/narrative]; the id may itself hold slashes (a workload key)
