@@ -1,8 +1,9 @@
 /**
  * Retention as one table (analytics.md §11): how long each tier of what the service stores is
  * kept, and what each roll-up tier is the mean of. The sweeper (engine/retention-sweeper.ts), the
- * roll-up (engine/kpi-rollup.ts), the ingest time window (pipeline/ingest-pipeline.ts) and the
- * cluster's history topic (cluster/cluster-topics.ts) read it from here.
+ * roll-up (engine/kpi-rollup.ts), the ingest time window (pipeline/ingest-pipeline.ts), the
+ * control plane's pruning of context events and the cluster's history topic
+ * (cluster/cluster-topics.ts) read it from here.
  */
 export const DAY_MS = 86_400_000;
 
@@ -30,6 +31,9 @@ export const RAW_RETENTION_MS = 7 * DAY_MS;
 
 /** anomalies and explain records */
 export const EVENT_RETENTION_MS = 7 * DAY_MS;
+
+/** context events (deploys, maintenance notes) of the control plane */
+export const CONTEXT_RETENTION_MS = 30 * DAY_MS;
 
 /** how long `tier` is kept under the cap of `storage.retention.kpis_days` */
 export function tierRetentionMs(spec: HistoryTierSpec, kpiRetentionDays: number): number {

@@ -1,13 +1,13 @@
 import { expect } from 'chai';
-import { HISTORY_TIERS, RAW_RETENTION_MS, EVENT_RETENTION_MS, historyRetentionMs, tierRetentionMs } from '../../../api-server/src/model/retention.js';
+import { CONTEXT_RETENTION_MS, HISTORY_TIERS, RAW_RETENTION_MS, EVENT_RETENTION_MS, historyRetentionMs, tierRetentionMs } from '../../../api-server/src/model/retention.js';
 
 describe('model/retention: the one retention table (analytics.md §11)', () => {
   const spec = (tier: string) => HISTORY_TIERS.find((s) => s.tier === tier)!;
 
   it('keeps raw 7 days, 1 min 30, 5 min 365 and 1 h 400, each roll-up the mean of the tier before', () => {
     expect(HISTORY_TIERS.map((s) => `${s.tier} ${s.keepDays} ${s.bucketMs ?? '-'}`)).to.deep.equal(['raw 7 -', '1m 30 60000', '5m 365 300000', '1h 400 3600000']);
-    // 7 days = 604 800 000 ms
-    expect([RAW_RETENTION_MS, EVENT_RETENTION_MS]).to.deep.equal([604_800_000, 604_800_000]);
+    // 7 days = 604 800 000 ms; context events 30 days = 2 592 000 000 ms
+    expect([RAW_RETENTION_MS, EVENT_RETENTION_MS, CONTEXT_RETENTION_MS]).to.deep.equal([604_800_000, 604_800_000, 2_592_000_000]);
   });
 
   it('caps every tier by storage.retention.kpis_days', () => {
