@@ -17,16 +17,17 @@ import { WebhookExecutor } from './actions/executors/webhook-executor.js';
 import { AnalysisCoreImpl } from './analysis/analysis-core.js';
 import type { WeightOverride } from './analysis/contract.js';
 import { bucketGraceMsOf, type Settings } from './config/settings.js';
-import type { ActionPayload } from './events/envelope.js';
+import type { ActionPayload } from './delivery/envelope.js';
 import { ControlPlane } from './control/control-plane.js';
 import { normaliseOverrides, weightOverridesBody } from './control/weight-overrides.js';
 import { AnalyzerLoop, TICK_SLICES } from './engine/analyzer-loop.js';
 import { RetentionSweeper } from './engine/retention-sweeper.js';
+import { historyRetentionMs } from './model/retention.js';
 import { EventHub } from './events/event-hub.js';
-import { DeliveryWorker } from './events/delivery-worker.js';
-import { EventOutbox } from './events/outbox.js';
+import { DeliveryWorker } from './delivery/delivery-worker.js';
+import { EventOutbox } from './delivery/outbox.js';
 import { EventPublisher } from './events/event-publisher.js';
-import { createOutboundChannels } from './events/outbound-channels.js';
+import { createOutboundChannels } from './delivery/outbound-channels.js';
 import { actionJson } from './http/render/action-json.js';
 import { BearerKey } from './http/bearer-auth.js';
 import { createOtlpApp } from './http/otlp-app.js';
@@ -41,16 +42,16 @@ import { IngestPipeline } from './pipeline/ingest-pipeline.js';
 import { LocalIngestSink, type IngestSink } from './pipeline/ingest-sink.js';
 import { startClusterNode, type ClusterNode } from './cluster/cluster-node.js';
 import { ClusterActionRepository } from './cluster/action-records.js';
-import { localReads } from './http/workload-reads.js';
+import { localReads } from './reads/workload-reads.js';
 import { TokenBucket } from './pipeline/token-bucket.js';
 import { SimulationInjector } from './simulation/injector.js';
-import { StatsdListener } from './statsd/statsd-listener.js';
-import { GrpcIngestServer } from './grpc/grpc-ingest-server.js';
+import { StatsdListener } from './ingest/statsd/statsd-listener.js';
+import { GrpcIngestServer } from './ingest/grpc/grpc-ingest-server.js';
 import { LevelActionStore } from './storage/action-store.js';
 import { AnalysisStore } from './storage/analysis-store.js';
-import { SelfMetrics } from './telemetry/self-metrics.js';
-import { MemoryGuard } from './telemetry/memory-guard.js';
-import { resolveMemoryLimit } from './telemetry/memory-limit.js';
+import { SelfMetrics } from './observability/self-metrics.js';
+import { MemoryGuard } from './observability/memory-guard.js';
+import { resolveMemoryLimit } from './observability/memory-limit.js';
 import { AdmissionSink } from './pipeline/admission-sink.js';
 import { performance } from 'node:perf_hooks';
 import { SettingsError } from './config/load-settings.js';
@@ -173,11 +174,17 @@ export async function startServer(settings: Settings, options: StartOptions = {}
         accepted: (source, n) => metrics.accepted(source, n),
         replayed: (source, n) => metrics.clusterReplayed(source, n),
         store,
-        historyRetentionMs: d.kpiRetentionDays * 86_400_000,
+        historyRetentionMs: historyRetentionMs(d.kpiRetentionDays),
       },
       { engine: actions, repository: clusterActions },
     );
   }
+  // the control plane as kept (LevelDB), then, in cluster mode, the control topic applied over it:
+  // the writes, the decisions on actions and the emergency stop the routes get are the standalone
+  // or the replicated ones, chosen here before the context exists
+  await control.load(bootstrapWeights);
+  await control.prune(now());
+  const replicated = cluster === undefined ? undefined : await cluster.attachControl(control, actions);
   const memoryGuard = new MemoryGuard({
     limit: resolveMemoryLimit(settings.memoryLimitBytes),
     highWater: settings.memoryHighWater,
@@ -242,10 +249,10 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     hub,
     publisher,
     actions,
-    actionDecisions: actions,
+    actionDecisions: replicated?.decisions ?? actions,
     control,
-    controlWrites: control,
-    emergencyStop: (on, nowMs) => actions.setEmergencyStop(on, nowMs),
+    controlWrites: replicated?.control ?? control,
+    emergencyStop: replicated === undefined ? (on, nowMs) => actions.setEmergencyStop(on, nowMs) : (on, nowMs) => replicated.control.setEmergencyStop(on, nowMs),
     injector,
     metrics,
     memoryGuard,
@@ -308,14 +315,8 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     loop.onStep((output) => void node.afterStep(output));
   }
   // restore: snapshots and analysis state (standalone; a cluster replica restores its partitions
-  // from the state topic as it is assigned them), control plane, actions; then ready
-  const restored = await restore(svc, bootstrapWeights, cluster === undefined);
-  if (cluster !== undefined) {
-    const replicated = await cluster.attachControl(control, actions);
-    svc.controlWrites = replicated.control;
-    svc.actionDecisions = replicated.decisions;
-    svc.emergencyStop = (on, nowMs) => replicated.control.setEmergencyStop(on, nowMs);
-  }
+  // from the state topic as it is assigned them); then ready
+  const restored = await restoreAnalysis(core, store, logger, cluster === undefined);
   publisher.start();
   loop.start();
   const retention = new RetentionSweeper(store, d.kpiRetentionDays, now, (error) => logger.error({ err: error }, 'retention sweep failed'));
@@ -350,19 +351,17 @@ export async function startServer(settings: Settings, options: StartOptions = {}
   };
 }
 
-async function restore(svc: ServiceContext, bootstrapWeights: WeightOverride[] | undefined, analysisState: boolean): Promise<{ workloads: number; reset: number }> {
+async function restoreAnalysis(core: AnalysisCoreImpl, store: AnalysisStore, logger: Logger, analysisState: boolean): Promise<{ workloads: number; reset: number }> {
   let reset = 0;
-  const rows = analysisState ? await svc.store.loadWorkloads() : [];
+  const rows = analysisState ? await store.loadWorkloads() : [];
   for (const { snapshot, state } of rows) {
     try {
-      if (state !== undefined) svc.core.importWorkload(snapshot.key, state);
+      if (state !== undefined) core.importWorkload(snapshot.key, state);
     } catch (error) {
-      svc.logger.warn({ workload: snapshot.key, err: error }, 'stored analysis state unreadable; the workload restarts calibration');
+      logger.warn({ workload: snapshot.key, err: error }, 'stored analysis state unreadable; the workload restarts calibration');
     }
     if (snapshot.fusedR > 10) reset += 1;
   }
-  await svc.control.load(bootstrapWeights);
-  await svc.control.prune(svc.now());
   return { workloads: rows.length, reset };
 }
 

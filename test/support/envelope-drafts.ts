@@ -1,7 +1,7 @@
 /** Band events and drafts for the outbox and delivery tests. */
 import type { BandEvent } from '../../api-server/src/analysis/contract.js';
-import type { EnvelopeDraft } from '../../api-server/src/events/envelope.js';
-import { ruptureDraft } from '../../api-server/src/events/envelope-drafts.js';
+import type { EnvelopeDraft } from '../../api-server/src/delivery/envelope.js';
+import { ruptureDraft } from '../../api-server/src/delivery/envelope-drafts.js';
 
 export function band(workload: string, type: BandEvent['type'], timeMs: number, ruptureId: string | null = 'r_0123456789ab'): BandEvent {
   const severity = type === 'recovered' ? 'info' : type;

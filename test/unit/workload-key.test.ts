@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { legacyHostOf, parseWorkloadKey, workloadKeyFromHost } from '../../api-server/src/analysis/workload-key.js';
+import { legacyHostOf, parseWorkloadKey, workloadKeyFromHost } from '../../api-server/src/model/workload-key.js';
 
 describe('workload keys', () => {
   it('parses a three-segment key and refuses anything else', () => {

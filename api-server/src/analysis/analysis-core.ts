@@ -20,7 +20,7 @@ import type {
   WeightOverride,
   WorkloadSnapshot,
 } from './contract.js';
-import type { LogRecord, MetricRecord, SpanRecord } from '../ingest/records.js';
+import type { LogRecord, MetricRecord, SpanRecord } from '../model/records.js';
 import { calibrationStepsOf, resolveConfig, type AnalysisConfig } from './config.js';
 import { resolveMetricName, seriesNameOf } from './normalise/metric-names.js';
 import { sampleValue } from './normalise/unit-rules.js';

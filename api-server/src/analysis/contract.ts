@@ -6,7 +6,7 @@
  * Values here are unrounded; the HTTP layer rounds when it renders (signals 4 decimals,
  * FusedR 3, forecasts 3: analytics.md §0).
  */
-import type { LogRecord, MetricRecord, SpanRecord } from '../ingest/records.js';
+import type { LogRecord, MetricRecord, SpanRecord } from '../model/records.js';
 import type { LogBurstEvent } from './logs/log-burst.js';
 import type { Diagnosis } from './explain/diagnosis.js';
 import type { FailureEta } from './explain/failure-eta.js';

@@ -8,7 +8,7 @@
  */
 import type { ExplainRecord, StepInParts, StepOutput, WorkloadSnapshot } from './contract.js';
 import type { OpenBucket } from './buckets/workload-buckets.js';
-import type { SpanRecord } from '../ingest/records.js';
+import type { SpanRecord } from '../model/records.js';
 import type { StepSink, WorkloadAnalyzer } from './workload-analyzer.js';
 
 /** What a step run needs of the core that started it. */

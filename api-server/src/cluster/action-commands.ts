@@ -19,7 +19,8 @@ import type { ActionDecisions, ActionEngine, ExecutionReport } from '../actions/
 import { ActionError, ActionRoutingError } from '../actions/action-errors.js';
 import type { Action } from '../actions/action.js';
 import { actionSchema } from './action-records.js';
-import { ControlTopicError, type CommandRecords } from './replicated-control.js';
+import { ControlTopicError } from '../control/control-write-refused.js';
+import type { CommandRecords } from './replicated-control.js';
 
 const finite = z.number().refine(Number.isFinite, 'must be finite');
 

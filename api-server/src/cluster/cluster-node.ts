@@ -6,7 +6,7 @@
  * replica has joined the analysers' group.
  */
 import type { AnalysisCore, StepOutput } from '../analysis/contract.js';
-import type { WorkloadReads } from '../http/workload-reads.js';
+import type { WorkloadReads } from '../reads/workload-reads.js';
 import type { IngestPipeline } from '../pipeline/ingest-pipeline.js';
 import type { IngestSink } from '../pipeline/ingest-sink.js';
 import type { ControlPlane } from '../control/control-plane.js';
@@ -22,6 +22,7 @@ import { ClusterReads } from './cluster-reads.js';
 import type { ClusterSettings } from './cluster-settings.js';
 import { ensureClusterTopics } from './cluster-topics.js';
 import { PartitionOwner } from './partition-owner.js';
+import type { ClusterStatus } from '../model/cluster-status.js';
 import { ReadView } from './read-view.js';
 import { TelemetryProducer } from './telemetry-producer.js';
 
@@ -31,24 +32,6 @@ export interface ClusterLog {
   info(fields: Record<string, unknown>, message: string): void;
   warn(fields: Record<string, unknown>, message: string): void;
   error(fields: Record<string, unknown>, message: string): void;
-}
-
-export interface ClusterStatus {
-  replica: string;
-  /** partitions of the telemetry topic */
-  partitions: number;
-  /** the partitions this replica analyses */
-  owned: number[];
-  /** the workloads this replica analyses, sorted */
-  analysed: string[];
-  /** workloads in this replica's read view (every replica's) */
-  viewed_workloads: number;
-  /** partitions restored from the state topic since start */
-  restores: number;
-  /** partitions the last assignment this replica computed as group leader moved (null: never led one) */
-  last_assignment_moved: number | null;
-  /** action decisions (approve, reject, rollback, result) this replica applied as the owner */
-  action_commands_applied: number;
 }
 
 export interface ClusterNode {

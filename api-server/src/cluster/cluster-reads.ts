@@ -12,8 +12,9 @@
  * served) until its own analysis is at least as far (newerSnapshot).
  */
 import type { AnalysisCore, AnomalyEvent, ExplainRecord, WorkloadSnapshot } from '../analysis/contract.js';
-import type { WorkloadReads } from '../http/workload-reads.js';
-import type { AnalysisStore, HistoryTier, KpiPoint } from '../storage/analysis-store.js';
+import type { WorkloadReads } from '../reads/workload-reads.js';
+import type { HistoryTier } from '../model/retention.js';
+import type { AnalysisStore, KpiPoint } from '../storage/analysis-store.js';
 import type { PartitionOwner } from './partition-owner.js';
 import type { ReadView } from './read-view.js';
 

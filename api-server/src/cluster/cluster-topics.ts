@@ -6,8 +6,8 @@
  * kept). Telemetry, state and history get the same partition count; an existing topic keeps its
  * own, and they must agree (a workload's records share a partition number).
  */
-import { Admin } from '@platformatic/kafka';
-import { topicAlreadyExists } from '../events/bus/kafka-errors.js';
+import { Admin } from '../kafka/kafka-client.js';
+import { topicAlreadyExists } from '../kafka/kafka-errors.js';
 
 export interface TopicLayout {
   partitions: number;

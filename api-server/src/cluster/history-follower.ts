@@ -4,7 +4,7 @@
  * needs to re-read what it has; a new replica starts at the topic's earliest retained record.
  * Records are stored in batches of whatever arrived while the previous batch was written.
  */
-import { ListOffsetTimestamps, type MessagesStream } from '@platformatic/kafka';
+import { ListOffsetTimestamps, type MessagesStream } from '../kafka/kafka-client.js';
 import type { AnalysisStore, ReplicatedWrite } from '../storage/analysis-store.js';
 import { addHistoryRecord } from './history-records.js';
 import { closeConsumer, newReadConsumer, type TopicRecord } from './partition-reader.js';

@@ -4,7 +4,7 @@
  * workload partition and the start of the read view both need "everything written so far".
  */
 import { randomBytes } from 'node:crypto';
-import { Consumer, ListOffsetTimestamps, stringDeserializers } from '@platformatic/kafka';
+import { Consumer, ListOffsetTimestamps, stringDeserializers } from '../kafka/kafka-client.js';
 
 export interface TopicRecord {
   key: string | undefined;

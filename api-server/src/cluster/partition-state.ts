@@ -2,7 +2,7 @@
  * The latest records of one state-topic partition, by kind: what a new owner imports before it
  * analyses the partition's workloads (analysis states, views, actions and their control state).
  */
-import type { Consumer } from '@platformatic/kafka';
+import type { Consumer } from '../kafka/kafka-client.js';
 import type { Action } from '../actions/action.js';
 import type { WorkloadActionControl } from '../actions/action-repository.js';
 import { parseActionControlRecord, parseActionRecord } from './action-records.js';

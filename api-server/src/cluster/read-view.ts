@@ -4,7 +4,7 @@
  * action records to the action engine's mirror (an owner's own records are ignored there). Start-up
  * reads the topic to its end before the replica reports ready, then follows it.
  */
-import type { MessagesStream } from '@platformatic/kafka';
+import type { MessagesStream } from '../kafka/kafka-client.js';
 import type { Action } from '../actions/action.js';
 import type { AnomalyEvent, WorkloadSnapshot } from '../analysis/contract.js';
 import { parseActionRecord } from './action-records.js';

@@ -15,15 +15,14 @@
  * when read live, never during the start-up read: a decision is answered once, when it is made,
  * and is not re-run by a replica starting later. Both are deleted (tombstones) once answered.
  */
-import type { MessagesStream } from '@platformatic/kafka';
+import type { MessagesStream } from '../kafka/kafka-client.js';
 import type { WeightOverride } from '../analysis/contract.js';
 import type { ContextBody, ContextEvent } from '../control/context-events.js';
 import type { ControlPlane, ControlWrites } from '../control/control-plane.js';
 import type { Suppression, SuppressionBody } from '../control/suppressions.js';
+import { ControlTopicError } from '../control/control-write-refused.js';
 import { SerialProducer } from './serial-producer.js';
 import { closeConsumer, newReadConsumer, readPartitionsToEnd, type TopicRecord } from './partition-reader.js';
-
-export class ControlTopicError extends Error {}
 
 /** the action engine's emergency stop, which every replica applies */
 export interface EmergencyStopTarget {

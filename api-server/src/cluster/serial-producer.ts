@@ -9,7 +9,7 @@
  * request at a time keeps the sequence in order, and coalescing keeps the throughput. After a
  * failed request the producer is replaced (a new producer id starts a fresh sequence).
  */
-import { Producer, ProduceAcks, stringSerializers } from '@platformatic/kafka';
+import { Producer, ProduceAcks, stringSerializers } from '../kafka/kafka-client.js';
 
 export interface OutgoingRecord {
   topic: string;

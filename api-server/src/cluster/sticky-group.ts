@@ -6,7 +6,7 @@
  * group with a replica of an older version still forms (the leader's assigner reads no
  * ownership from such members and hands out a fresh balanced assignment).
  */
-import type { GroupAssignment, GroupPartitionsAssigner, GroupPartitionsAssignments, GroupProtocolSubscription } from '@platformatic/kafka';
+import type { GroupAssignment, GroupPartitionsAssigner, GroupPartitionsAssignments, GroupProtocolSubscription } from '../kafka/kafka-client.js';
 import { assignSticky, decodeOwnership, encodeOwnership, partitionsMoved } from './sticky-assignment.js';
 
 export const STICKY_PROTOCOL = 'faultline-sticky';

@@ -9,7 +9,7 @@
  * Decoding checks every tuple; a malformed record (written by something else) is refused whole
  * with the reason, and the consumer counts and skips it.
  */
-import type { DecodedBatch, LogRecord, MetricRecord, SpanRecord } from '../ingest/records.js';
+import type { DecodedBatch, LogRecord, MetricRecord, SpanRecord } from '../model/records.js';
 
 type MetricTuple = [string | null, string, number, number];
 type LogTuple = [string | null, number, number, string, string];

@@ -7,7 +7,7 @@
  * Backpressure: when more than `maxInFlightRecords` records wait for Kafka, new batches are
  * refused as `busy` (429 / RESOURCE_EXHAUSTED) instead of queueing without bound.
  */
-import type { DecodedBatch } from '../ingest/records.js';
+import type { DecodedBatch } from '../model/records.js';
 import type { IngestOutcome, IngestSink } from '../pipeline/ingest-sink.js';
 import { encodeTelemetry, groupByWorkload, type WorkloadTelemetry } from './telemetry-codec.js';
 import { partitionOf } from './workload-partition.js';

@@ -9,8 +9,8 @@ import type { ZodError } from 'zod';
 import { apiKeyProblem } from './api-key.js';
 import type { Settings, YamlSettings } from './settings.js';
 import { settingsSchema, yamlSchema } from './settings.js';
-import { parseEventBusSettings, type EventBusSettings } from '../events/bus/bus-settings.js';
-import { parseSinkSettings, type SinkSettings } from '../dispatch/sink-settings.js';
+import { parseEventBusSettings, type EventBusSettings } from '../delivery/bus/bus-settings.js';
+import { parseSinkSettings, type SinkSettings } from '../delivery/sinks/sink-settings.js';
 import { parseClusterSettings, type ClusterSettings } from '../cluster/cluster-settings.js';
 
 export class SettingsError extends Error {

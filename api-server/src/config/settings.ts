@@ -4,8 +4,8 @@
  * one line naming the setting, the value and what is allowed.
  */
 import { z } from 'zod';
-import type { EventBusSettings } from '../events/bus/bus-settings.js';
-import type { SinkSettings } from '../dispatch/sink-settings.js';
+import type { EventBusSettings } from '../delivery/bus/bus-settings.js';
+import type { SinkSettings } from '../delivery/sinks/sink-settings.js';
 import type { ClusterSettings } from '../cluster/cluster-settings.js';
 import { JIT_BUDGETS } from './jit-budget.js';
 
@@ -32,7 +32,7 @@ export const settingsSchema = z.object({
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], { message: 'must be one of fatal, error, warn, info, debug, trace, silent' }),
   configFile: z.string().optional(),
   jitBudget: z.enum(JIT_BUDGETS, { message: 'must be raised or default' }),
-  /** fraction of the memory limit above which new workloads are refused (telemetry/memory-guard.ts) */
+  /** fraction of the memory limit above which new workloads are refused (observability/memory-guard.ts) */
   memoryHighWater: z.coerce.number().gt(0, 'must be > 0 and <= 1').max(1, 'must be > 0 and <= 1'),
   /** the memory limit in bytes; undefined: the container's cgroup limit, else none (no guard) */
   memoryLimitBytes: z.coerce.number().int('must be an integer').positive('must be > 0').optional(),

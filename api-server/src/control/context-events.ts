@@ -14,8 +14,6 @@ export interface ContextEvent {
   createdAtMs: number;
 }
 
-/** retained 30 days */
-export const CONTEXT_RETENTION_MS = 30 * 24 * 3_600_000;
 /** quiet period around a context event: 60 s before to 300 s after (analytics.md §8.7) */
 export const QUIET_BEFORE_MS = 60_000;
 export const QUIET_AFTER_MS = 300_000;

@@ -8,7 +8,7 @@ import type { AnalysisCore, BandEvent, StepOutput, WorkloadSnapshot } from '../a
 import type { ActionEngine } from '../actions/action-engine.js';
 import type { IngestPipeline } from '../pipeline/ingest-pipeline.js';
 import type { AnalysisStore, KpiPoint } from '../storage/analysis-store.js';
-import type { SelfMetrics } from '../telemetry/self-metrics.js';
+import type { SelfMetrics } from '../observability/self-metrics.js';
 import { KpiRollup } from './kpi-rollup.js';
 import { TimeSlicer, type SliceLengths } from './time-slicer.js';
 

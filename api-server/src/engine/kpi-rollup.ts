@@ -3,13 +3,11 @@
  * 5-minute means of minutes, 1-hour means of 5-minute values; floor-aligned; a rollup is emitted
  * once, when a point of a later bucket arrives.
  */
-import type { HistoryTier, KpiPoint } from '../storage/analysis-store.js';
+import { HISTORY_TIERS, type HistoryTier } from '../model/retention.js';
+import type { KpiPoint } from '../storage/analysis-store.js';
 
-const TIERS: [HistoryTier, number][] = [
-  ['1m', 60_000],
-  ['5m', 300_000],
-  ['1h', 3_600_000],
-];
+/** the roll-up tiers of the retention table, in order, with their bucket widths */
+const TIERS: [HistoryTier, number][] = HISTORY_TIERS.flatMap((spec) => (spec.bucketMs === undefined ? [] : [[spec.tier, spec.bucketMs] as [HistoryTier, number]]));
 
 interface Accumulator {
   bucket: number;

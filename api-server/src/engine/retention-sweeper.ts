@@ -1,19 +1,10 @@
 /**
- * Retention of what the analysis stores (analytics.md §11): raw 15-second metric means and KPI
- * history 15 s for 7 days, 1 min for
- * 30 days, 5 min for a year, 1 h for 400 days, every tier capped by `storage.retention.kpis_days`;
- * anomalies and explain records for 7 days. Runs in the background every `everyMs`.
+ * Deletes what aged out of the retention table (model/retention.ts, analytics.md §11): each KPI
+ * history tier, capped by `storage.retention.kpis_days`, the raw 15-second metric means, anomalies
+ * and explain records. Runs in the background every `everyMs`.
  */
-import type { AnalysisStore, HistoryTier } from '../storage/analysis-store.js';
-
-const DAY_MS = 86_400_000;
-const TIER_DAYS: [HistoryTier, number][] = [
-  ['raw', 7],
-  ['1m', 30],
-  ['5m', 365],
-  ['1h', 400],
-];
-export const EVENT_RETENTION_DAYS = 7;
+import { EVENT_RETENTION_MS, HISTORY_TIERS, RAW_RETENTION_MS, tierRetentionMs } from '../model/retention.js';
+import type { AnalysisStore } from '../storage/analysis-store.js';
 
 export class RetentionSweeper {
   private timer: NodeJS.Timeout | undefined;
@@ -46,10 +37,10 @@ export class RetentionSweeper {
     this.running = (async () => {
       try {
         const now = this.now();
-        for (const [tier, days] of TIER_DAYS) deleted += await this.store.expire(tier, now - Math.min(days, this.kpiRetentionDays) * DAY_MS);
-        await this.store.expireRaw(now - 7 * DAY_MS);
-        await this.store.expireAnomalies(now - EVENT_RETENTION_DAYS * DAY_MS);
-        await this.store.expireRuptures(now - EVENT_RETENTION_DAYS * DAY_MS);
+        for (const spec of HISTORY_TIERS) deleted += await this.store.expire(spec.tier, now - tierRetentionMs(spec, this.kpiRetentionDays));
+        await this.store.expireRaw(now - RAW_RETENTION_MS);
+        await this.store.expireAnomalies(now - EVENT_RETENTION_MS);
+        await this.store.expireRuptures(now - EVENT_RETENTION_MS);
       } catch (error) {
         this.onError(error);
       }

@@ -4,7 +4,7 @@
  * replay and the JSON fallback, and every subscriber has its own buffer of 64 events; a slow
  * subscriber loses events, nobody else does.
  */
-import type { RupturePayload } from './envelope.js';
+import type { RupturePayload } from '../delivery/envelope.js';
 
 export type StreamEvent = RupturePayload;
 

@@ -4,11 +4,11 @@
  * outbound channel (the bus driver, each sink), each at its own pace with its own retries.
  */
 import type { BandEvent } from '../analysis/contract.js';
-import { actionDraft, ruptureDraft } from './envelope-drafts.js';
-import type { ActionPayload, RupturePayload } from './envelope.js';
-import type { ChannelStatus, DeliveryWorker } from './delivery-worker.js';
+import { actionDraft, ruptureDraft } from '../delivery/envelope-drafts.js';
+import type { ActionPayload, RupturePayload } from '../delivery/envelope.js';
+import type { ChannelStatus, DeliveryWorker } from '../delivery/delivery-worker.js';
 import type { EventHub } from './event-hub.js';
-import type { EventOutbox } from './outbox.js';
+import type { EventOutbox } from '../delivery/outbox.js';
 
 export interface PublishContext {
   /** whole-workload suppression (sinks skip those envelopes; the bus still carries them) */

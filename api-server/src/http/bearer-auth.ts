@@ -5,11 +5,10 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Next } from 'koa';
+import type { AuthVerdict } from '../model/auth-verdict.js';
 import { noKeyConfigured, unauthorized } from './errors.js';
 
 const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
-
-export type AuthVerdict = 'ok' | 'unauthorized' | 'no_key';
 
 export class BearerKey {
   private readonly expected: Buffer | undefined;

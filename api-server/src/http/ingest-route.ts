@@ -6,7 +6,7 @@
  */
 import type { Context } from 'koa';
 import type { HttpIngestDecoder } from '../ingest/decoder.js';
-import { DecodeError } from '../ingest/records.js';
+import { DecodeError } from '../model/records.js';
 import { HttpError, ingestUnavailable, memoryHighWater, queueFull, rateLimited, unsupportedMedia } from './errors.js';
 import { FUTURE_TOLERANCE_MS, RAW_RETENTION_MS } from '../pipeline/ingest-pipeline.js';
 import { INGEST_BODY_LIMIT, mediaType, mediaTypeParams, readBody } from './request-body.js';

@@ -7,7 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'koa';
 import { parseJson } from '../ingest/json-body.js';
-import { DecodeError } from '../ingest/records.js';
+import { DecodeError } from '../model/records.js';
 import { badRequest, payloadTooLarge } from './errors.js';
 
 export const INGEST_BODY_LIMIT = 16 * 1024 * 1024;

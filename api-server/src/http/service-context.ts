@@ -11,11 +11,11 @@ import type { IngestSink } from '../pipeline/ingest-sink.js';
 import type { TokenBucket } from '../pipeline/token-bucket.js';
 import type { SimulationInjector } from '../simulation/injector.js';
 import type { AnalysisStore } from '../storage/analysis-store.js';
-import type { SelfMetrics } from '../telemetry/self-metrics.js';
-import type { MemoryGuard } from '../telemetry/memory-guard.js';
+import type { SelfMetrics } from '../observability/self-metrics.js';
+import type { MemoryGuard } from '../observability/memory-guard.js';
 import type { BearerKey } from './bearer-auth.js';
-import type { WorkloadReads } from './workload-reads.js';
-import type { ClusterStatus } from '../cluster/cluster-node.js';
+import type { WorkloadReads } from '../reads/workload-reads.js';
+import type { ClusterStatus } from '../model/cluster-status.js';
 
 export interface ServiceContext {
   settings: Settings;

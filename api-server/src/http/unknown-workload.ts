@@ -5,7 +5,7 @@
  * a wrong name. The body keeps `error` and `code: not_found` and adds `hint`; while a simulation of
  * that workload runs it also names the injection.
  */
-import { parseWorkloadKey } from '../analysis/workload-key.js';
+import { parseWorkloadKey } from '../model/workload-key.js';
 import type { Injection } from '../simulation/injector.js';
 import { HttpError } from './errors.js';
 

@@ -4,7 +4,7 @@
  * updated) name.
  */
 import type { WorkloadSnapshot } from '../analysis/contract.js';
-import { parseWorkloadKey } from '../analysis/workload-key.js';
+import { parseWorkloadKey } from '../model/workload-key.js';
 
 const KIND_ORDER = ['Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'host'];
 

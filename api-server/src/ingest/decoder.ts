@@ -2,7 +2,7 @@
  * The contract between an HTTP ingest route and its decoder. The route (http/) does auth, the
  * token bucket, body limits and the reply; the decoder (ingest/) only turns bytes into records.
  */
-import type { DecodedBatch } from './records.js';
+import type { DecodedBatch } from '../model/records.js';
 
 export type IngestSource = 'metrics' | 'logs' | 'traces';
 

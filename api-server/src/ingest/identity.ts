@@ -3,7 +3,7 @@
  * and from labels or tags (remote-write, Loki, StatsD, bulk). Returns the workload key and the pod
  * (the per-pod dimension), or `undefined` for records that name no workload (node-only telemetry).
  */
-import { workloadKeyFromHost } from '../analysis/workload-key.js';
+import { workloadKeyFromHost } from '../model/workload-key.js';
 
 export interface ResolvedIdentity {
   workload: string;

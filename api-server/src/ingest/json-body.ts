@@ -1,4 +1,4 @@
-import { DecodeError } from './records.js';
+import { DecodeError } from '../model/records.js';
 
 /** Parses a JSON request body: a UTF-8 BOM is skipped; empty or invalid JSON is a DecodeError. */
 export function parseJson(body: Buffer): unknown {

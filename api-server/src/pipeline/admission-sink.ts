@@ -4,7 +4,7 @@
  * to the inner sink; the outcome is then `memory_high_water` (HTTP 429, gRPC RESOURCE_EXHAUSTED),
  * naming the refused workloads. Below the mark a batch passes untouched.
  */
-import type { DecodedBatch } from '../ingest/records.js';
+import type { DecodedBatch } from '../model/records.js';
 import type { IngestOutcome, IngestSink } from './ingest-sink.js';
 
 export interface AdmissionGate {

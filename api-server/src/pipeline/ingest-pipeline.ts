@@ -6,10 +6,12 @@
  * memory. Draining hands everything to the analysis core in arrival order.
  */
 import type { AnalysisCore } from '../analysis/contract.js';
-import type { DecodedBatch } from '../ingest/records.js';
+import type { DecodedBatch } from '../model/records.js';
+import { RAW_RETENTION_MS } from '../model/retention.js';
 import { RawPointBuckets } from './raw-point-buckets.js';
 
-export const RAW_RETENTION_MS = 7 * 24 * 3_600_000;
+/** the raw retention of the table in model/retention.ts: older samples are dropped as too_old */
+export { RAW_RETENTION_MS };
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
 export interface IngestCounters {

@@ -7,7 +7,7 @@
  * `memory_high_water` (admission-sink.ts: the known workloads' records were taken, the new ones'
  * refused) → 429 / RESOURCE_EXHAUSTED.
  */
-import type { DecodedBatch } from '../ingest/records.js';
+import type { DecodedBatch } from '../model/records.js';
 import type { IngestPipeline } from './ingest-pipeline.js';
 
 export type IngestOutcome = 'accepted' | 'busy' | 'unavailable' | 'memory_high_water';

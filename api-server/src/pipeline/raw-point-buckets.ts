@@ -4,7 +4,7 @@
  * once a later bucket of the same series has started (or at shutdown). Bounded: at most
  * `maxOpen` open buckets; beyond that the oldest are flushed early.
  */
-import type { MetricRecord } from '../ingest/records.js';
+import type { MetricRecord } from '../model/records.js';
 
 export const RAW_BUCKET_MS = 15_000;
 

@@ -10,7 +10,7 @@
  * pattern; cascade-failure with an `origin` also emits spans origin -> workload with the same error
  * rate (the [D] of §10).
  */
-import type { DecodedBatch, LogRecord, MetricRecord, SpanRecord } from '../ingest/records.js';
+import type { DecodedBatch, LogRecord, MetricRecord, SpanRecord } from '../model/records.js';
 import type { Noise, PatternSample, SimulationPattern } from './patterns.js';
 import { patternSample } from './patterns.js';
 

@@ -10,6 +10,7 @@
  */
 import type { ClassicLevel } from 'classic-level';
 import type { AnomalyEvent, ExplainRecord, Fingerprint, WorkloadSnapshot } from '../analysis/contract.js';
+import type { HistoryTier } from '../model/retention.js';
 
 export interface KpiPoint {
   t: number;
@@ -26,7 +27,6 @@ export interface KpiPoint {
   velocity: number;
 }
 
-export type HistoryTier = 'raw' | '1m' | '5m' | '1h';
 
 export interface RawMetricPoint {
   workload: string;

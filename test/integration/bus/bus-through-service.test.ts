@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import type { Envelope } from '../../../api-server/src/events/envelope.js';
+import type { Envelope } from '../../../api-server/src/delivery/envelope.js';
 import { startReceiver } from '../../support/http-receiver.js';
 import { startKafkaBroker, type KafkaBroker } from '../../support/kafka-broker.js';
 import { readTopic } from '../../support/kafka-reader.js';

@@ -6,10 +6,10 @@
  * restart the same envelopes land exactly once.
  */
 import { expect } from 'chai';
-import type { Envelope } from '../../../api-server/src/events/envelope.js';
-import { numberEnvelope } from '../../../api-server/src/events/envelope.js';
-import { actionDraft, ruptureDraft } from '../../../api-server/src/events/envelope-drafts.js';
-import { KafkaBusDriver } from '../../../api-server/src/events/bus/kafka-driver.js';
+import type { Envelope } from '../../../api-server/src/delivery/envelope.js';
+import { numberEnvelope } from '../../../api-server/src/delivery/envelope.js';
+import { actionDraft, ruptureDraft } from '../../../api-server/src/delivery/envelope-drafts.js';
+import { KafkaBusDriver } from '../../../api-server/src/delivery/bus/kafka-driver.js';
 import { band } from '../../support/envelope-drafts.js';
 import { startKafkaBroker, type KafkaBroker } from '../../support/kafka-broker.js';
 import { readTopic } from '../../support/kafka-reader.js';

@@ -7,10 +7,10 @@
 import { expect } from 'chai';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import type { Envelope } from '../../../api-server/src/events/envelope.js';
-import { numberEnvelope } from '../../../api-server/src/events/envelope.js';
-import { actionDraft, ruptureDraft } from '../../../api-server/src/events/envelope-drafts.js';
-import { NatsBusDriver } from '../../../api-server/src/events/bus/nats-driver.js';
+import type { Envelope } from '../../../api-server/src/delivery/envelope.js';
+import { numberEnvelope } from '../../../api-server/src/delivery/envelope.js';
+import { actionDraft, ruptureDraft } from '../../../api-server/src/delivery/envelope-drafts.js';
+import { NatsBusDriver } from '../../../api-server/src/delivery/bus/nats-driver.js';
 import { band } from '../../support/envelope-drafts.js';
 import { startNatsServer, type NatsServer } from '../../support/nats-server.js';
 

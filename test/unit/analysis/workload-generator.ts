@@ -3,7 +3,7 @@
  * a steady workload, and one that ruptures (CPU and errors ramp, error logs and failing slow
  * spans) from `ruptureFromBucket` on. No randomness: small noise comes from sines.
  */
-import type { LogRecord, MetricRecord, SpanRecord } from '../../../api-server/src/ingest/records.js';
+import type { LogRecord, MetricRecord, SpanRecord } from '../../../api-server/src/model/records.js';
 
 export interface BucketTelemetry {
   metrics: MetricRecord[];

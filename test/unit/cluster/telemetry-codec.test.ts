@@ -3,7 +3,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { decodeTelemetry, encodeTelemetry, groupByWorkload, latestTimeMs, TelemetryRecordError } from '../../../api-server/src/cluster/telemetry-codec.js';
 import { partitionOf } from '../../../api-server/src/cluster/workload-partition.js';
-import type { DecodedBatch } from '../../../api-server/src/ingest/records.js';
+import type { DecodedBatch } from '../../../api-server/src/model/records.js';
 
 const workload = fc.constantFrom('shop/Deployment/cart', 'shop/Deployment/api', 'ops/StatefulSet/db');
 const finite = fc.double({ noNaN: true, noDefaultInfinity: true });

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { ControlTopicError } from '../../../api-server/src/cluster/replicated-control.js';
+import { ControlTopicError } from '../../../api-server/src/control/control-write-refused.js';
 import { controlWrite } from '../../../api-server/src/http/control-write.js';
 import { HttpError } from '../../../api-server/src/http/errors.js';
 

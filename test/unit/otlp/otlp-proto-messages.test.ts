@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { decodeOtlpExport } from '../../../api-server/src/ingest/otlp-proto/otlp-export-decoder.js';
 import { decodeExportResponse, decodeOtlpProtobuf, decodeStatus, encodeExportResponse, encodeStatus } from '../../../api-server/src/ingest/otlp-proto/otlp-proto-messages.js';
-import { DecodeError } from '../../../api-server/src/ingest/records.js';
+import { DecodeError } from '../../../api-server/src/model/records.js';
 import { doubleField, lengthDelimited, varintField } from '../../support/protobuf-wire.js';
 
 const fixed64 = (field: number, n: bigint): Buffer => {

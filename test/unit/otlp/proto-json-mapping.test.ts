@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { decodeMetricsDocument } from '../../../api-server/src/ingest/otlp-json/otlp-json-decoders.js';
 import { camelCase, fromProtoJsonMapping } from '../../../api-server/src/ingest/otlp-json/proto-json-mapping.js';
-import { DecodeError } from '../../../api-server/src/ingest/records.js';
+import { DecodeError } from '../../../api-server/src/model/records.js';
 
 const snake = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 

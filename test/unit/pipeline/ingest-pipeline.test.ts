@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { AnalysisCoreImpl } from '../../../api-server/src/analysis/analysis-core.js';
-import type { DecodedBatch, LogRecord, MetricRecord, SpanRecord } from '../../../api-server/src/ingest/records.js';
+import type { DecodedBatch, LogRecord, MetricRecord, SpanRecord } from '../../../api-server/src/model/records.js';
 import { FUTURE_TOLERANCE_MS, IngestPipeline, RAW_RETENTION_MS, type IngestCounters } from '../../../api-server/src/pipeline/ingest-pipeline.js';
 
 const NOW = 1_700_000_000_000;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { MetricRecord } from '../../../api-server/src/ingest/records.js';
+import type { MetricRecord } from '../../../api-server/src/model/records.js';
 import { RAW_BUCKET_MS, RawPointBuckets, type RawPoint } from '../../../api-server/src/pipeline/raw-point-buckets.js';
 
 /**

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { MetricRecord } from '../../../api-server/src/ingest/records.js';
+import type { MetricRecord } from '../../../api-server/src/model/records.js';
 import { RAW_BUCKET_MS, RawPointBuckets } from '../../../api-server/src/pipeline/raw-point-buckets.js';
 
 const T0 = 1_700_000_010_000; // a multiple of 15 s: bucket 113 333 334 starts here

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { PrometheusNameMapper } from '../../../api-server/src/ingest/remote-write/prometheus-names.js';
-import type { MetricRecord } from '../../../api-server/src/ingest/records.js';
+import type { MetricRecord } from '../../../api-server/src/model/records.js';
 
 describe('Prometheus names onto analysis inputs', () => {
   const w = 'shop/Deployment/cart';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { seriesOfV1, seriesOfV2, toMs } from '../../../api-server/src/ingest/remote-write/remote-write-series.js';
-import { DecodeError } from '../../../api-server/src/ingest/records.js';
+import { DecodeError } from '../../../api-server/src/model/records.js';
 import { doubleField, lengthDelimited, packedField, varintField } from '../../support/protobuf-wire.js';
 
 /** a 2.0 request from a symbols table and series of [label refs, [value, timestamp, start?][]] */

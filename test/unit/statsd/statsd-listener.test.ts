@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import { createSocket, type Socket } from 'node:dgram';
-import type { DecodedBatch } from '../../../api-server/src/ingest/records.js';
+import { readdirSync, readlinkSync } from 'node:fs';
+import type { DecodedBatch } from '../../../api-server/src/model/records.js';
 import type { IngestOutcome } from '../../../api-server/src/pipeline/ingest-sink.js';
-import { StatsdListener, type StatsdPorts } from '../../../api-server/src/statsd/statsd-listener.js';
+import { StatsdListener, type StatsdPorts } from '../../../api-server/src/ingest/statsd/statsd-listener.js';
 
 const NOW = 1_800_000_000_000;
 
@@ -36,7 +37,7 @@ class RecordingPorts implements StatsdPorts {
   }
 }
 
-describe('statsd/statsd-listener: datagrams over a real UDP socket to the ingest sink', () => {
+describe('ingest/statsd/statsd-listener: datagrams over a real UDP socket to the ingest sink', () => {
   let client: Socket;
   const send = (port: number, text: string) => new Promise<void>((resolve, reject) => client.send(text, port, '127.0.0.1', (e) => (e ? reject(e) : resolve())));
   before(() => {
@@ -109,6 +110,33 @@ describe('statsd/statsd-listener: datagrams over a real UDP socket to the ingest
       await first.stop();
       await first.stop();
       await second.stop();
+    }
+  });
+
+  it('closes its socket when the bind fails, so a refused start leaves no descriptor open', async () => {
+    // the socket's descriptor exists from the bind attempt on; a leaked one stays in /proc/self/fd
+    const socketDescriptors = (): number => readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`).startsWith('socket:');
+      } catch {
+        return false; // closed while listing
+      }
+    }).length;
+    const blocker = new StatsdListener(new RecordingPorts('accepted'));
+    const port = await blocker.start(0, '127.0.0.1');
+    try {
+      const before = socketDescriptors();
+      for (let i = 0; i < 3; i++) {
+        const refused = new StatsdListener(new RecordingPorts('accepted'));
+        const error = await refused.start(port, '127.0.0.1').then(
+          () => undefined,
+          (e: unknown) => e as NodeJS.ErrnoException,
+        );
+        expect(error?.code).to.equal('EADDRINUSE');
+      }
+      expect(socketDescriptors()).to.equal(before);
+    } finally {
+      await blocker.stop();
     }
   });
 });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { SpanRecord } from '../../../api-server/src/ingest/records.js';
+import type { SpanRecord } from '../../../api-server/src/model/records.js';
 import { edgeContagion, ServiceGraph } from '../../../api-server/src/analysis/traces/service-graph.js';
 import { blastRadius } from '../../../api-server/src/analysis/business/business-signals.js';
 

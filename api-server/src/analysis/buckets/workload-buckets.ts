@@ -10,7 +10,7 @@
  * Bound: at most `maxOpenBuckets` unprocessed buckets; a sample that would open one more is
  * refused (`overflow`). Samples for an already processed bucket are refused (`late`).
  */
-import type { SpanRecord } from '../../ingest/records.js';
+import type { SpanRecord } from '../../model/records.js';
 
 /** accumulator fields per input in {@link PodInputs.acc}: sum, count, rank, lastMs */
 const FIELDS = 4;

@@ -3,7 +3,7 @@
  * severityText and body fallbacks). Pure; no per-line allocation (no lower-casing copies; the body
  * is scanned by two constant case-insensitive regular expressions).
  */
-import type { LogClass } from '../../ingest/records.js';
+import type { LogClass } from '../../model/records.js';
 
 export type { LogClass };
 

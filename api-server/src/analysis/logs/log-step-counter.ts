@@ -9,7 +9,7 @@
  * `droppedLines`. observe() allocates only when it opens a bucket.
  */
 import { z } from 'zod';
-import type { LogClass } from '../../ingest/records.js';
+import type { LogClass } from '../../model/records.js';
 
 export const LOG_BUCKET_MS = 15_000;
 /** Times beyond the Date range (±8.64e15 ms) are refused like non-finite ones. */

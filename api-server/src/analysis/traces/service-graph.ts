@@ -18,7 +18,7 @@
  * observeSpan() allocates only for what it stores (cache entry, parked child, new edge).
  */
 import { z } from 'zod';
-import type { SpanRecord } from '../../ingest/records.js';
+import type { SpanRecord } from '../../model/records.js';
 
 export const SPAN_CACHE_MS = 5 * 60_000;
 export const EDGE_TTL_MS = 10 * 60_000;

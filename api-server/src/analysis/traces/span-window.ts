@@ -18,7 +18,7 @@
  * nothing unless it flushes (one result object per flush).
  */
 import { z } from 'zod';
-import type { SpanRecord } from '../../ingest/records.js';
+import type { SpanRecord } from '../../model/records.js';
 import { MAX_SPAN_DURATION_MS } from './service-graph.js';
 
 export const SPAN_WINDOW_MAX_SPANS = 10;

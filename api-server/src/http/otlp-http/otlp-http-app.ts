@@ -11,7 +11,7 @@ import type { Context, Next } from 'koa';
 import type { OtlpEncoding } from '../../ingest/otlp-proto/otlp-export-decoder.js';
 import { decodeOtlpExport } from '../../ingest/otlp-proto/otlp-export-decoder.js';
 import type { OtlpSignal } from '../../ingest/otlp-proto/otlp-proto-messages.js';
-import { DecodeError } from '../../ingest/records.js';
+import { DecodeError } from '../../model/records.js';
 import { quietClientAborts, type ErrorLogger } from '../error-middleware.js';
 import { HttpError, ingestUnavailable, memoryHighWater, noKeyConfigured, notFound, queueFull, rateLimited, unauthorized, unsupportedMedia } from '../errors.js';
 import { INGEST_BODY_LIMIT, mediaType, readBody } from '../request-body.js';

@@ -1,6 +1,6 @@
 /** Wire forms of the explain routes (api.md §6.9) from an explain record (analytics.md §8). */
 import type { ExplainRecord, Pipeline } from '../../analysis/contract.js';
-import { parseWorkloadKey } from '../../analysis/workload-key.js';
+import { parseWorkloadKey } from '../../model/workload-key.js';
 
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
 const r4 = (x: number): number => Math.round(x * 10000) / 10000;

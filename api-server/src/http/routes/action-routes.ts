@@ -9,6 +9,9 @@ import { actionJson } from '../render/action-json.js';
 import { readJson } from '../request-body.js';
 import type { ServiceContext } from '../service-context.js';
 
+/** the members of the service context these routes use */
+export type ActionRoutesContext = Pick<ServiceContext, 'actionDecisions' | 'actions' | 'emergencyStop' | 'logger' | 'now'>;
+
 const resultBody = z.object({
   outcome: z.enum(['executed', 'failed', 'rolled_back', 'rollback_failed']),
   previous_replicas: z.number().int().nonnegative().optional(),
@@ -33,7 +36,7 @@ async function mapActionError<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-export function registerActionRoutes(router: Router, svc: ServiceContext): void {
+export function registerActionRoutes(router: Router, svc: ActionRoutesContext): void {
   const stopState = () => {
     const since = svc.actions.emergencyStopSinceMs;
     return { emergency_stop: since !== null, since: since === null ? null : new Date(since).toISOString() };

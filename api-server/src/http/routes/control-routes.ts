@@ -10,7 +10,10 @@ import { contextEventJson, suppressionJson } from '../render/control-json.js';
 import { readJson } from '../request-body.js';
 import type { ServiceContext } from '../service-context.js';
 
-export function registerControlRoutes(router: Router, svc: ServiceContext): void {
+/** the members of the service context these routes use */
+export type ControlRoutesContext = Pick<ServiceContext, 'control' | 'controlWrites' | 'now'>;
+
+export function registerControlRoutes(router: Router, svc: ControlRoutesContext): void {
   router.post('/suppressions', async (ctx) => {
     const parsed = suppressionBody.safeParse(await readJson(ctx));
     if (!parsed.success) throw fromZod(parsed.error);

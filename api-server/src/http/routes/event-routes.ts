@@ -10,9 +10,12 @@ import { badQuery } from '../errors.js';
 import { limitParam, queryString } from '../query.js';
 import type { ServiceContext } from '../service-context.js';
 
+/** the members of the service context these routes use */
+export type EventRoutesContext = Pick<ServiceContext, 'hub' | 'onClose'>;
+
 export const HEARTBEAT_MS = 15_000;
 
-export function registerEventRoutes(router: Router, svc: ServiceContext): void {
+export function registerEventRoutes(router: Router, svc: EventRoutesContext): void {
   router.get('/events', (ctx) => {
     const namespace = queryString(ctx, 'namespace');
     const minRaw = queryString(ctx, 'min_fused_r');

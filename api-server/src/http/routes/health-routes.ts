@@ -3,7 +3,10 @@ import type { Router, RouterContext } from '@koa/router';
 import { notReady } from '../errors.js';
 import type { ServiceContext } from '../service-context.js';
 
-export function registerHealthRoutes(router: Router, svc: ServiceContext): void {
+/** the members of the service context these routes use */
+export type HealthRoutesContext = Pick<ServiceContext, 'actions' | 'auth' | 'clusterStatus' | 'core' | 'memoryGuard' | 'metrics' | 'pipeline' | 'publisher' | 'ready' | 'settings' | 'startedAtMs' | 'version'>;
+
+export function registerHealthRoutes(router: Router, svc: HealthRoutesContext): void {
   const health = (ctx: RouterContext): void => {
     ctx.body = {
       status: svc.ready() ? 'ok' : 'starting',

@@ -12,7 +12,10 @@ import { badQuery, notFound } from '../errors.js';
 import { queryString } from '../query.js';
 import type { ServiceContext } from '../service-context.js';
 import { resolveWorkload } from '../workload-lookup.js';
-import type { HistoryTier } from '../../storage/analysis-store.js';
+import type { HistoryTier } from '../../model/retention.js';
+
+/** the members of the service context these routes use */
+export type HistoryRouteContext = Pick<ServiceContext, 'reads'>;
 
 const HOUR = 3_600_000;
 export const HISTORY_SPANS: Record<string, number> = { '1h': HOUR, '6h': 6 * HOUR, '2d': 48 * HOUR, '30d': 720 * HOUR, '1y': 8760 * HOUR };
@@ -28,7 +31,7 @@ export function tierForSpan(spanMs: number): HistoryTier {
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
 const r4 = (x: number): number => Math.round(x * 10000) / 10000;
 
-export function registerHistoryRoute(router: Router, svc: ServiceContext): void {
+export function registerHistoryRoute(router: Router, svc: HistoryRouteContext): void {
   router.get('/history/:a/:b/:c', async (ctx: RouterContext) => {
     const segments = [ctx.params['a'], ctx.params['b'], ctx.params['c']].filter((s): s is string => s !== undefined);
     const spanName = queryString(ctx, 'span') ?? '1h';

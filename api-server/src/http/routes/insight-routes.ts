@@ -2,7 +2,7 @@
 import type { Router, RouterContext } from '@koa/router';
 import { z } from 'zod';
 import type { ExplainRecord } from '../../analysis/contract.js';
-import { workloadKeyFromHost } from '../../analysis/workload-key.js';
+import { workloadKeyFromHost } from '../../model/workload-key.js';
 import { SIMULATION_PATTERNS } from '../../simulation/patterns.js';
 import { HttpError, badRequest, fromZod, notFound } from '../errors.js';
 import { horizonParam } from '../query.js';
@@ -11,6 +11,9 @@ import { forecastJson } from '../render/snapshot-json.js';
 import { readJson } from '../request-body.js';
 import type { ServiceContext } from '../service-context.js';
 import { resolveWorkload } from '../workload-lookup.js';
+
+/** the members of the service context these routes use */
+export type InsightRoutesContext = Pick<ServiceContext, 'core' | 'injector' | 'logger' | 'reads'>;
 
 const VIEWS = ['formula', 'pipeline', 'narrative'] as const;
 
@@ -31,7 +34,7 @@ const simBody = z.object({
     .optional(),
 });
 
-export function registerInsightRoutes(router: Router, svc: ServiceContext): void {
+export function registerInsightRoutes(router: Router, svc: InsightRoutesContext): void {
   const findRecord = (id: string): Promise<ExplainRecord | undefined> => svc.reads.explain(id);
 
   // /explain/{rupture_id}[/formula|/pipeline|/narrative]; the id may itself hold slashes (a workload key)

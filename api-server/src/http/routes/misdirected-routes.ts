@@ -9,11 +9,14 @@ import { Router } from '@koa/router';
 import { HttpError } from '../errors.js';
 import type { ServiceContext } from '../service-context.js';
 
+/** the members of the service context these routes use */
+export type MisdirectedRoutesContext = Pick<ServiceContext, 'ports'>;
+
 /** Root paths of the open /api/v2 routes: never a view of the dashboard's single-page app. */
 export const OPEN_ROUTES_AT_ROOT = ['/metrics', '/health', '/ready', '/version'] as const;
 const OTLP_SIGNALS = ['metrics', 'logs', 'traces'] as const;
 
-export function misdirectedRouter(svc: ServiceContext): Router {
+export function misdirectedRouter(svc: MisdirectedRoutesContext): Router {
   const router = new Router({ strict: true });
   for (const path of OPEN_ROUTES_AT_ROOT) {
     router.get(path, () => {

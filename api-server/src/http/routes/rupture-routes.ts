@@ -9,13 +9,16 @@ import type { ServiceContext } from '../service-context.js';
 import { unknownWorkload } from '../unknown-workload.js';
 import { resolveWorkload } from '../workload-lookup.js';
 
+/** the members of the service context these routes use */
+export type RuptureRoutesContext = Pick<ServiceContext, 'injector' | 'now' | 'pipeline' | 'reads' | 'startedAtMs'>;
+
 const ANOMALY_DEFAULT_WINDOW_MS = 15 * 60_000;
 
 function segmentsOf(params: Record<string, string | undefined>): string[] {
   return [params['a'], params['b'], params['c']].filter((s): s is string => s !== undefined);
 }
 
-export function registerRuptureRoutes(router: Router, svc: ServiceContext): void {
+export function registerRuptureRoutes(router: Router, svc: RuptureRoutesContext): void {
   router.get('/ruptures', (ctx) => {
     const limit = limitParam(ctx);
     const keys = svc.reads.workloadKeys().sort().slice(0, limit);

@@ -10,8 +10,8 @@
  */
 import type { HttpIngestDecoder, IngestRequest, IngestResult, UnsupportedMedia } from '../decoder.js';
 import { resolveFromLabels } from '../identity.js';
-import type { LogRecord } from '../records.js';
-import { DecodeError, emptyBatch } from '../records.js';
+import type { LogRecord } from '../../model/records.js';
+import { DecodeError, emptyBatch } from '../../model/records.js';
 
 type Json = Record<string, unknown>;
 

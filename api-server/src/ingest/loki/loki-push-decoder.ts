@@ -9,7 +9,7 @@ import type { HttpIngestDecoder, IngestRequest, IngestResult, UnsupportedMedia }
 import { resolveFromLabels } from '../identity.js';
 import { parseJson } from '../json-body.js';
 import { jsonPath } from '../json-path.js';
-import { DecodeError, emptyBatch } from '../records.js';
+import { DecodeError, emptyBatch } from '../../model/records.js';
 
 const entry = z.union([z.tuple([z.string(), z.string()]), z.tuple([z.string(), z.string(), z.record(z.string(), z.unknown())])]);
 const pushBody = z.object({

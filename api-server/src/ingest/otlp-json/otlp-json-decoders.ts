@@ -5,8 +5,8 @@
  */
 import type { HttpIngestDecoder, IngestRequest, IngestResult, UnsupportedMedia } from '../decoder.js';
 import { resolveFromResourceAttributes } from '../identity.js';
-import type { DecodedBatch } from '../records.js';
-import { DecodeError, emptyBatch } from '../records.js';
+import type { DecodedBatch } from '../../model/records.js';
+import { DecodeError, emptyBatch } from '../../model/records.js';
 import { parseJson } from '../json-body.js';
 import type { Json } from './otlp-values.js';
 import { arrayAt, hexId, isObject, objectAt, readAttributes, timeMs } from './otlp-values.js';

@@ -2,7 +2,7 @@
  * Shared readers of OTLP/JSON (interface "OTLP format rules"): attribute lists, AnyValue,
  * `timeUnixNano` and hex ids. Every refusal is a DecodeError naming the JSON path.
  */
-import { DecodeError } from '../records.js';
+import { DecodeError } from '../../model/records.js';
 
 export type Json = unknown;
 

@@ -8,7 +8,7 @@
  * Trace and span ids stay hex strings (the OTLP exception to the mapping's base64). Anything else
  * is left for the strict decoders to judge, so a refusal still names the field and the rule.
  */
-import { DecodeError } from '../records.js';
+import { DecodeError } from '../../model/records.js';
 
 type Json = unknown;
 

@@ -6,7 +6,7 @@
 import { parseJson } from '../json-body.js';
 import { fromProtoJsonMapping } from '../otlp-json/proto-json-mapping.js';
 import { decodeLogsDocument, decodeMetricsDocument, decodeTracesDocument } from '../otlp-json/otlp-json-decoders.js';
-import type { DecodedBatch } from '../records.js';
+import type { DecodedBatch } from '../../model/records.js';
 import type { OtlpSignal } from './otlp-proto-messages.js';
 import { decodeOtlpProtobuf } from './otlp-proto-messages.js';
 

@@ -5,9 +5,9 @@
  * strings) so the one OTLP decoder (ingest/otlp-json) applies the same rules to every encoding.
  */
 import protobuf from 'protobufjs';
-import { toOtlpJsonShape } from '../grpc-messages/grpc-records.js';
+import { toOtlpJsonShape } from '../grpc/grpc-records.js';
 import { protoPath } from '../proto-files.js';
-import { DecodeError } from '../records.js';
+import { DecodeError } from '../../model/records.js';
 
 export type OtlpSignal = 'metrics' | 'logs' | 'traces';
 

@@ -3,7 +3,7 @@
  * (docs/remote-write-mapping.md). Counters become per-second rates between consecutive samples
  * of the same series; the last sample per series is kept in a bounded map (oldest forgotten).
  */
-import type { MetricRecord } from '../records.js';
+import type { MetricRecord } from '../../model/records.js';
 
 const MAX_SERIES = 50_000;
 

@@ -10,12 +10,12 @@
  * as written and what is refused with 400: remote-write-samples.ts.
  */
 import { z } from 'zod';
-import { workloadKeyFromHost } from '../../analysis/workload-key.js';
+import { workloadKeyFromHost } from '../../model/workload-key.js';
 import type { HttpIngestDecoder, IngestRequest, IngestResult, UnsupportedMedia } from '../decoder.js';
 import { parseJson } from '../json-body.js';
 import { jsonPath } from '../json-path.js';
-import type { DecodedBatch } from '../records.js';
-import { DecodeError, emptyBatch } from '../records.js';
+import type { DecodedBatch } from '../../model/records.js';
+import { DecodeError, emptyBatch } from '../../model/records.js';
 import { PrometheusNameMapper } from './prometheus-names.js';
 import type { SeriesOutcome, WrittenCounts } from './remote-write-samples.js';
 import { recordsOfSeries } from './remote-write-samples.js';

@@ -9,8 +9,8 @@
  * - native histograms and exemplars are accepted and counted as written, not analysed.
  */
 import { resolveFromLabels } from '../identity.js';
-import type { DecodedBatch } from '../records.js';
-import { emptyBatch } from '../records.js';
+import type { DecodedBatch } from '../../model/records.js';
+import { emptyBatch } from '../../model/records.js';
 import type { PrometheusNameMapper } from './prometheus-names.js';
 import type { RemoteSeries } from './remote-write-series.js';
 import { toMs } from './remote-write-series.js';

@@ -7,7 +7,7 @@
  */
 import protobuf from 'protobufjs';
 import { protoPath } from '../proto-files.js';
-import { DecodeError } from '../records.js';
+import { DecodeError } from '../../model/records.js';
 
 type Int64 = number | { toNumber(): number };
 

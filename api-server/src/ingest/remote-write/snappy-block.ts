@@ -4,7 +4,7 @@
  * body claiming gigabytes is refused (a decompression bomb), and corrupt input is a DecodeError.
  */
 import { uncompressSync } from 'snappy';
-import { DecodeError } from '../records.js';
+import { DecodeError } from '../../model/records.js';
 
 export function declaredLength(block: Buffer): number {
   let result = 0;

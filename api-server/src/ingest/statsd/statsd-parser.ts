@@ -7,7 +7,7 @@
  * workload. A bad line is counted and skipped; nothing here throws.
  */
 import { resolveFromLabels } from '../identity.js';
-import type { MetricRecord } from '../records.js';
+import type { MetricRecord } from '../../model/records.js';
 
 const MAX_SERIES = 50_000;
 
