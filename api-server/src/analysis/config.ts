@@ -2,6 +2,7 @@
  * Tunables of the analysis core (analytics.md §0, §1.2, §2, §6). Every value has the design's
  * default; the service may override any of them at construction time.
  */
+import { EVENT_RETENTION_MS } from '../model/retention.js';
 export interface AnalysisConfig {
   /** bucket length = analysis step length Δ, ms (analytics.md §0.1) */
   bucketMs: number;
@@ -58,7 +59,7 @@ export const DEFAULT_ANALYSIS_CONFIG: AnalysisConfig = {
   maxOpenBuckets: 2880,
   bucketGraceMs: 0,
   maxExplainRecords: 1000,
-  explainRetentionMs: 7 * 24 * 3600 * 1000,
+  explainRetentionMs: EVENT_RETENTION_MS,
   fatigueThreshold: 0.3,
   fatigueRecovery: 0.05,
   singleSourceEmergencySteps: 24,

@@ -3,7 +3,7 @@
  * assignment protocol (sticky-group.ts), and timeouts long enough for a JoinGroup to wait for every
  * member to rejoin.
  */
-import { Consumer, stringDeserializers } from '@platformatic/kafka';
+import { Consumer, stringDeserializers } from '../kafka/kafka-client.js';
 import { stickyAssigner, stickyProtocols } from './sticky-group.js';
 
 export type StringConsumer = Consumer<string, string, string, string>;

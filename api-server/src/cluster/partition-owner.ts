@@ -29,7 +29,7 @@
  *   state) records and hands them to the action engine before the partition counts as
  *   restored; from then on this replica's engine drives those workloads' actions (`drives`).
  */
-import type { MessagesStream } from '@platformatic/kafka';
+import type { MessagesStream } from '../kafka/kafka-client.js';
 import type { Action } from '../actions/action.js';
 import type { WorkloadActionControl } from '../actions/action-repository.js';
 import type { AnalysisCore, AnomalyEvent, StepOutput } from '../analysis/contract.js';

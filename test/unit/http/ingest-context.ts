@@ -5,13 +5,13 @@
  * the outcome the test sets, so each sink answer's status can be checked by hand.
  */
 import { pino } from 'pino';
-import type { DecodedBatch } from '../../../api-server/src/ingest/records.js';
+import type { DecodedBatch } from '../../../api-server/src/model/records.js';
 import { BearerKey } from '../../../api-server/src/http/bearer-auth.js';
 import type { ServiceContext } from '../../../api-server/src/http/service-context.js';
 import type { IngestOutcome, IngestSink } from '../../../api-server/src/pipeline/ingest-sink.js';
 import { TokenBucket } from '../../../api-server/src/pipeline/token-bucket.js';
-import { MemoryGuard } from '../../../api-server/src/telemetry/memory-guard.js';
-import { SelfMetrics } from '../../../api-server/src/telemetry/self-metrics.js';
+import { MemoryGuard } from '../../../api-server/src/observability/memory-guard.js';
+import { SelfMetrics } from '../../../api-server/src/observability/self-metrics.js';
 
 export class RecordingSink implements IngestSink {
   readonly batches: DecodedBatch[] = [];
