@@ -4,6 +4,7 @@
  * once, when a point of a later bucket arrives.
  */
 import type { HistoryTier, KpiPoint } from '../storage/analysis-store.js';
+import { KPI_HISTORY_SIGNALS } from '../model/signals.js';
 
 const TIERS: [HistoryTier, number][] = [
   ['1m', 60_000],
@@ -17,7 +18,7 @@ interface Accumulator {
   sum: KpiPoint;
 }
 
-const FIELDS: (keyof KpiPoint)[] = ['fused_r', 'health', 'stress', 'fatigue', 'mood', 'pressure', 'humidity', 'contagion', 'resilience', 'entropy', 'velocity'];
+const FIELDS: readonly (keyof KpiPoint)[] = ['fused_r', 'health', ...KPI_HISTORY_SIGNALS];
 
 export class KpiRollup {
   private readonly acc = new Map<string, Accumulator>();

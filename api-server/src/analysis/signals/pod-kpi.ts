@@ -7,7 +7,6 @@
  * 8 Welford triples, 60 health values, 60 fd counts and ≤ 240 restart increments (1 h) —
  * about 2.5 KB.
  */
-import type { SignalName, WeightedSignal } from '../contract.js';
 import { CANONICAL_INPUTS, type CanonicalInput } from '../normalise/metric-names.js';
 import { clamp01, loadPerCore, requestRateNormalised } from '../normalise/unit-rules.js';
 import { BASELINE_INDEX, BASELINE_SIGNALS, WelfordSet } from '../calibration/welford.js';
@@ -31,6 +30,7 @@ import {
   velocityOf,
   type Ewma,
 } from './formulas.js';
+import type { SignalName, WeightedSignal } from '../../model/signals.js';
 
 export const HISTORY_LENGTH = 60;
 const HOUR_MS = 3_600_000;

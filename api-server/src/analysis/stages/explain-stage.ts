@@ -18,8 +18,8 @@ import { failureEta, TREND_INPUTS } from '../explain/failure-eta.js';
 import { recommendationFor } from '../explain/recommendation-rules.js';
 import { contextEventLines } from '../explain/context-lines.js';
 import type { StepEnv } from './step-env.js';
-import type { SignalName } from '../contract.js';
-import { SIGNAL_NAMES } from '../contract.js';
+import type { SignalName } from '../../model/signals.js';
+import { SIGNAL_NAMES } from '../../model/signals.js';
 
 const FORECAST_STEPS_5_MIN = 20;
 

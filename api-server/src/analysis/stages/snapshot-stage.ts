@@ -12,8 +12,8 @@ import { signalReadings, PENDING_STATE } from '../signals/states.js';
 import type { BandStepResult } from './fusion-stage.js';
 import type { HealthHistory } from './forecast-stage.js';
 import { emptySources } from './input-stage.js';
-import type { SignalName } from '../contract.js';
-import { SIGNAL_NAMES } from '../contract.js';
+import type { SignalName } from '../../model/signals.js';
+import { SIGNAL_NAMES } from '../../model/signals.js';
 
 /** positions in SnapshotMemory.numbers */
 const LAST_TIME = 0;
