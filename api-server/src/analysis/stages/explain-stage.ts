@@ -9,7 +9,7 @@ import { fuse } from '../fusion/fusion.js';
 import type { EpisodeStep, RuptureEpisodeTracker } from '../episodes/rupture-episode.js';
 import type { SeriesSet } from '../series/series-set.js';
 import { MODEL_NAMES } from '../ensemble/index.js';
-import type { PodSignals } from '../signals/pod-kpi.js';
+import type { PodSignals } from '../signals/pod-signals.js';
 import { primaryPipeline, topFactor } from '../explain/top-factor.js';
 import { buildNarrative } from '../explain/narrative.js';
 import { diagnose, type Diagnosis } from '../explain/diagnosis.js';

@@ -7,7 +7,7 @@ import type { Fingerprint, PatternMatch } from '../contract.js';
 import { FingerprintStore } from '../fingerprint/fingerprint-store.js';
 import { fingerprintVector } from '../fingerprint/fingerprint-vector.js';
 import type { RuptureEpisodeTracker } from '../episodes/rupture-episode.js';
-import type { PodSignals } from '../signals/pod-kpi.js';
+import type { PodSignals } from '../signals/pod-signals.js';
 
 export class FingerprintStage {
   /** fingerprints the store holds (recorded or restored) */

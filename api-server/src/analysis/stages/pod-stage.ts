@@ -6,7 +6,8 @@
  */
 import type { AnalysisConfig } from '../config.js';
 import type { OpenBucket } from '../buckets/workload-buckets.js';
-import { PodKpi, PodSignalsBuffer, type PodKpiState, type PodSignals, type PodStepContext } from '../signals/pod-kpi.js';
+import { PodKpi, type PodKpiState } from '../signals/pod-kpi.js';
+import { PodSignalsBuffer, type PodSignals, type PodStepContext } from '../signals/pod-signals.js';
 import { aggregatePodsInto } from '../signals/aggregate.js';
 import { DEFAULT_HEALTH_WEIGHTS } from '../weights/health-weights.js';
 import type { LogStepResult } from './log-stage.js';

@@ -8,7 +8,7 @@ import type { AnomalyEvent, SuppressionInput } from '../contract.js';
 import type { Band } from '../bands.js';
 import { anomalySeverity, judgedAsLevel } from '../decision/anomaly-gate.js';
 import { DERIVED_SERIES, type SeriesPoint, type SeriesSet } from '../series/series-set.js';
-import type { PodSignals } from '../signals/pod-kpi.js';
+import type { PodSignals } from '../signals/pod-signals.js';
 import { observeInto } from './log-stage.js';
 import type { BandStepResult } from './fusion-stage.js';
 import type { StepEnv, StepSink } from './step-env.js';

@@ -7,7 +7,7 @@ import type { BusinessSignals, HealthForecast, PatternMatch, SignalReading, Sour
 import { isRupture } from '../bands.js';
 import { calibrationEtaMinutes, calibrationProgress, statusOf } from '../calibration/progress.js';
 import { fallbackForecast } from '../health-forecast/health-forecast.js';
-import type { PodSignals } from '../signals/pod-kpi.js';
+import type { PodSignals } from '../signals/pod-signals.js';
 import { signalReadings, PENDING_STATE } from '../signals/states.js';
 import type { BandStepResult } from './fusion-stage.js';
 import type { HealthHistory } from './forecast-stage.js';
