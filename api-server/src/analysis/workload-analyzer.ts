@@ -21,19 +21,24 @@ import { healthCeiling } from './bands.js';
 import type { SeriesPoint, SeriesSet } from './series/series-set.js';
 import type { LogBucketCounter } from './logs/log-step-counter.js';
 import type { WorkloadState } from './workload-state.js';
+import type { SpanWindow } from './traces/span-window.js';
+import type { AlertDecision } from './decision/alert-decision.js';
+import type { RuptureEpisodeTracker } from './episodes/rupture-episode.js';
+import type { NearMissTracker } from './business/near-miss.js';
 import type { StepEnv, StepSink, WorkloadStepResult } from './stages/step-env.js';
+import type { InputStage } from './stages/input-stage.js';
+import type { PodStage } from './stages/pod-stage.js';
 import { LogStage, NO_LOGS } from './stages/log-stage.js';
 import { spanWindowFor, traceStep } from './stages/trace-stage.js';
 import { fuseAndBand } from './stages/fusion-stage.js';
 import { anomaliesOf, observeDerived } from './stages/series-stage.js';
-import { businessStep, healthForecastStep, nearMissStep } from './stages/forecast-stage.js';
+import { businessStep, healthForecastStep, nearMissStep, type HealthHistory } from './stages/forecast-stage.js';
 import { FingerprintStage } from './stages/fingerprint-stage.js';
 import { criticalEtaMinutes, explainStep } from './stages/explain-stage.js';
-import { provisionalSnapshot, snapshotOf, type SnapshotParts } from './stages/snapshot-stage.js';
+import { provisionalSnapshot, snapshotOf, type SnapshotMemory, type SnapshotParts } from './stages/snapshot-stage.js';
 import { freshParts, partsFromState, stateOf, type WorkloadParts } from './stages/state-codec.js';
 
 export type { StepEnv, StepSink, WorkloadStepResult } from './stages/step-env.js';
-export { METRIC_R_INPUTS } from './stages/input-stage.js';
 
 // Scratch of one analysis step, shared by every analyzer (steps never overlap and nothing here
 // outlives the step): the series points with firings, the parts of the snapshot.
@@ -49,18 +54,18 @@ export class WorkloadAnalyzer {
   steps: number;
   private originMs: number | null;
   private prevStepMs: number | null;
-  private readonly inputs: WorkloadParts['inputs'];
-  private readonly pods: WorkloadParts['pods'];
+  private readonly inputs: InputStage;
+  private readonly pods: PodStage;
   private readonly series: SeriesSet;
   private logStage: LogStage | null;
-  private spanWindow: WorkloadParts['spanWindow'];
-  private readonly decision: WorkloadParts['decision'];
-  private readonly episodes: WorkloadParts['episodes'];
-  private readonly health: WorkloadParts['health'];
-  private nearMiss: WorkloadParts['nearMiss'];
+  private spanWindow: SpanWindow | null;
+  private readonly decision: AlertDecision;
+  private readonly episodes: RuptureEpisodeTracker;
+  private readonly health: HealthHistory;
+  private nearMiss: NearMissTracker | null;
   private fingerprints: FingerprintStage | null;
   private explainRecord: ExplainRecord | null;
-  private readonly memory: WorkloadParts['memory'];
+  private readonly memory: SnapshotMemory;
   /** the core's bookkeeping: its weight-table version these weights were resolved at, and the first sample time */
   weightsVersion = -1;
   weights: Readonly<HealthWeights> = DEFAULT_HEALTH_WEIGHTS;
