@@ -2,8 +2,9 @@
  * Builders of analysis outputs for tests of the layers above the analysis (actions, rendering):
  * every field filled with plausible values, overridable per test.
  */
-import type { ExplainRecord, RuptureState, SignalName, WorkloadSnapshot } from '../../api-server/src/analysis/contract.js';
-import { SIGNAL_NAMES } from '../../api-server/src/analysis/contract.js';
+import type { ExplainRecord, RuptureState, WorkloadSnapshot } from '../../api-server/src/analysis/contract.js';
+import type { SignalName } from '../../api-server/src/model/signals.js';
+import { SIGNAL_NAMES } from '../../api-server/src/model/signals.js';
 
 export function snapshotOf(key: string, overrides: Partial<WorkloadSnapshot> = {}): WorkloadSnapshot {
   const signals = Object.fromEntries(SIGNAL_NAMES.map((s) => [s, { value: 0.5, state: 'nervous' }])) as WorkloadSnapshot['signals'];

@@ -10,24 +10,7 @@ import type { LogRecord, MetricRecord, SpanRecord } from '../model/records.js';
 import type { LogBurstEvent } from './logs/log-burst.js';
 import type { Diagnosis } from './explain/diagnosis.js';
 import type { FailureEta } from './explain/failure-eta.js';
-
-export const SIGNAL_NAMES = [
-  'stress',
-  'fatigue',
-  'mood',
-  'pressure',
-  'humidity',
-  'contagion',
-  'resilience',
-  'entropy',
-  'velocity',
-  'health_score',
-] as const;
-export type SignalName = (typeof SIGNAL_NAMES)[number];
-
-/** The six signals that carry health_score weights, in weight-table order. */
-export const WEIGHTED_SIGNALS = ['stress', 'fatigue', 'mood', 'pressure', 'humidity', 'contagion'] as const;
-export type WeightedSignal = (typeof WEIGHTED_SIGNALS)[number];
+import type { SignalName, WeightedSignal } from '../model/signals.js';
 
 export type RuptureState = 'stable' | 'elevated' | 'warning' | 'critical' | 'emergency';
 export type WorkloadStatus = 'pending_telemetry' | 'calibrating' | 'active';

@@ -8,6 +8,7 @@
  */
 import { z } from 'zod';
 import type { ExplainRecord, Fingerprint } from '../analysis/contract.js';
+import { KPI_HISTORY_SIGNALS, type KpiSignalName } from '../model/signals.js';
 import type { ReplicatedWrite, TickWrite } from '../storage/analysis-store.js';
 import type { OutgoingRecord } from './serial-producer.js';
 import { partitionOf } from './workload-partition.js';
@@ -18,15 +19,7 @@ const kpiPoint = z.object({
   t: finite,
   fused_r: finite,
   health: finite,
-  stress: finite,
-  fatigue: finite,
-  mood: finite,
-  pressure: finite,
-  humidity: finite,
-  contagion: finite,
-  resilience: finite,
-  entropy: finite,
-  velocity: finite,
+  ...(Object.fromEntries(KPI_HISTORY_SIGNALS.map((s) => [s, finite])) as Record<KpiSignalName, typeof finite>),
 });
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -4,8 +4,8 @@
  * suppresses only those signals.
  */
 import { z } from 'zod';
-import { SIGNAL_NAMES } from '../analysis/contract.js';
 import { isWorkloadSelector, selectorMatches } from '../model/workload-selector.js';
+import { SIGNAL_NAMES } from '../model/signals.js';
 
 export interface Suppression {
   id: string;

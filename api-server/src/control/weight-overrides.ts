@@ -3,9 +3,10 @@
  * each entry scaled so its six weights sum to 1. Used by POST /config/weights and SVC_WORKLOAD_WEIGHTS.
  */
 import { z } from 'zod';
-import type { WeightOverride, WeightedSignal } from '../analysis/contract.js';
-import { WEIGHTED_SIGNALS } from '../analysis/contract.js';
+import type { WeightOverride } from '../analysis/contract.js';
 import { isWorkloadSelector } from '../model/workload-selector.js';
+import type { WeightedSignal } from '../model/signals.js';
+import { WEIGHTED_SIGNALS } from '../model/signals.js';
 
 export const MAX_WEIGHT_OVERRIDES = 1000;
 
@@ -14,15 +15,10 @@ const weight = z.number().finite('must be a finite number').nonnegative('must be
 const overrideEntry = z
   .object({
     selector: z.string().refine((s) => isWorkloadSelector(s), 'must be *, namespace/* or namespace/Kind/name'),
-    stress: weight,
-    fatigue: weight,
-    mood: weight,
-    pressure: weight,
-    humidity: weight,
-    contagion: weight,
+    ...(Object.fromEntries(WEIGHTED_SIGNALS.map((s) => [s, weight])) as Record<WeightedSignal, typeof weight>),
   })
   .refine((e) => WEIGHTED_SIGNALS.some((s) => (e[s] ?? 0) > 0), {
-    message: 'at least one of stress, fatigue, mood, pressure, humidity, contagion must be > 0',
+    message: `at least one of ${WEIGHTED_SIGNALS.join(', ')} must be > 0`,
     path: ['stress'],
   });
 

@@ -5,6 +5,7 @@
  */
 import { HISTORY_TIERS, type HistoryTier } from '../model/retention.js';
 import type { KpiPoint } from '../storage/analysis-store.js';
+import { KPI_HISTORY_SIGNALS } from '../model/signals.js';
 
 /** the roll-up tiers of the retention table, in order, with their bucket widths */
 const TIERS: [HistoryTier, number][] = HISTORY_TIERS.flatMap((spec) => (spec.bucketMs === undefined ? [] : [[spec.tier, spec.bucketMs] as [HistoryTier, number]]));
@@ -15,7 +16,7 @@ interface Accumulator {
   sum: KpiPoint;
 }
 
-const FIELDS: (keyof KpiPoint)[] = ['fused_r', 'health', 'stress', 'fatigue', 'mood', 'pressure', 'humidity', 'contagion', 'resilience', 'entropy', 'velocity'];
+const FIELDS: readonly (keyof KpiPoint)[] = ['fused_r', 'health', ...KPI_HISTORY_SIGNALS];
 
 export class KpiRollup {
   private readonly acc = new Map<string, Accumulator>();

@@ -12,8 +12,8 @@
  */
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { WorkloadSnapshot } from '../analysis/contract.js';
-import { SIGNAL_NAMES } from '../analysis/contract.js';
 import { legacyHostOf, parseWorkloadKey } from '../model/workload-key.js';
+import { SIGNAL_NAMES } from '../model/signals.js';
 
 export class SelfMetrics {
   readonly registry = new Registry();

@@ -11,20 +11,13 @@
 import type { ClassicLevel } from 'classic-level';
 import type { AnomalyEvent, ExplainRecord, Fingerprint, WorkloadSnapshot } from '../analysis/contract.js';
 import type { HistoryTier } from '../model/retention.js';
+import type { KpiSignalName } from '../model/signals.js';
 
-export interface KpiPoint {
+/** one KPI history point: FusedR, health and the other nine signals (model/signals.ts) */
+export interface KpiPoint extends Record<KpiSignalName, number> {
   t: number;
   fused_r: number;
   health: number;
-  stress: number;
-  fatigue: number;
-  mood: number;
-  pressure: number;
-  humidity: number;
-  contagion: number;
-  resilience: number;
-  entropy: number;
-  velocity: number;
 }
 
 

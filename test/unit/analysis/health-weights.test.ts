@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { DEFAULT_HEALTH_WEIGHTS, normaliseWeights, WeightTable } from '../../../api-server/src/analysis/weights/health-weights.js';
 import { healthScoreOf } from '../../../api-server/src/analysis/signals/formulas.js';
-import { WEIGHTED_SIGNALS } from '../../../api-server/src/analysis/contract.js';
+import { WEIGHTED_SIGNALS } from '../../../api-server/src/model/signals.js';
 
 const w = (stress: number, fatigue = 0, mood = 0, pressure = 0, humidity = 0, contagion = 0) => ({ stress, fatigue, mood, pressure, humidity, contagion });
 

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { PodKpi, type PodStepContext } from '../../../api-server/src/analysis/signals/pod-kpi.js';
+import { PodKpi } from '../../../api-server/src/analysis/signals/pod-kpi.js';
+import type { PodStepContext } from '../../../api-server/src/analysis/signals/pod-signals.js';
 import { PodInputs } from '../../../api-server/src/analysis/buckets/workload-buckets.js';
 import { DEFAULT_HEALTH_WEIGHTS } from '../../../api-server/src/analysis/weights/health-weights.js';
 import { aggregatePods } from '../../../api-server/src/analysis/signals/aggregate.js';

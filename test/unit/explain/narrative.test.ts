@@ -1,9 +1,10 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { SignalName, SignalReading } from '../../../api-server/src/analysis/contract.js';
-import { SIGNAL_NAMES } from '../../../api-server/src/analysis/contract.js';
+import type { SignalReading } from '../../../api-server/src/analysis/contract.js';
 import { buildNarrative, narrativeObject, type NarrativeInput } from '../../../api-server/src/analysis/explain/narrative.js';
 import { explainOf, snapshotOf } from '../../support/analysis-fixtures.js';
+import type { SignalName } from '../../../api-server/src/model/signals.js';
+import { SIGNAL_NAMES } from '../../../api-server/src/model/signals.js';
 
 function signals(values: Partial<Record<SignalName, [number, string]>>): Record<SignalName, SignalReading> {
   const out = {} as Record<SignalName, SignalReading>;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { WEIGHTED_SIGNALS } from '../../../api-server/src/analysis/contract.js';
 import { primaryPipeline, topFactor } from '../../../api-server/src/analysis/explain/top-factor.js';
+import { WEIGHTED_SIGNALS } from '../../../api-server/src/model/signals.js';
 
 const W = { stress: 0.25, fatigue: 0.2, mood: 0.2, pressure: 0.15, humidity: 0.1, contagion: 0.1 };
 

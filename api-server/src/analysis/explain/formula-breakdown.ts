@@ -3,9 +3,10 @@
  * Pure; the HTTP layer renders and rounds them. Non-finite numbers of the record are clamped to
  * finite ones on the way out (NaN → 0, ±∞ → ±Number.MAX_VALUE) so the objects always serialise.
  */
-import type { ExplainRecord, Pipeline, WeightedSignal } from '../contract.js';
-import { WEIGHTED_SIGNALS } from '../contract.js';
+import type { ExplainRecord, Pipeline } from '../contract.js';
 import { primaryPipeline } from './top-factor.js';
+import type { WeightedSignal } from '../../model/signals.js';
+import { WEIGHTED_SIGNALS } from '../../model/signals.js';
 
 export interface FormulaBreakdown {
   ruptureId: string;

@@ -19,11 +19,12 @@
  * Numbers have 2 decimals (slopes: 3 significant digits, per second); a non-finite number is
  * written "n/a", so the text never contains NaN or Infinity. Pure.
  */
-import type { ActionRecommendation, ExplainRecord, Pipeline, RuptureState, SignalName, SignalReading } from '../contract.js';
+import type { ActionRecommendation, ExplainRecord, Pipeline, RuptureState, SignalReading } from '../contract.js';
 import type { ContagionSource } from '../traces/service-graph.js';
 import { ruptureStateOf } from './rupture-band.js';
 import { ETA_CAP_SECONDS } from './failure-eta.js';
 import type { Diagnosis, DiagnosisKind } from './diagnosis.js';
+import type { SignalName } from '../../model/signals.js';
 
 export interface NarrativeInput {
   /** workload name (last key segment) */

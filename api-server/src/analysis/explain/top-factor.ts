@@ -1,8 +1,9 @@
 /**
  * top_factor and primary_pipeline of analytics.md §8.2. Pure.
  */
-import type { Pipeline, WeightedSignal } from '../contract.js';
-import { WEIGHTED_SIGNALS } from '../contract.js';
+import type { Pipeline } from '../contract.js';
+import type { WeightedSignal } from '../../model/signals.js';
+import { WEIGHTED_SIGNALS } from '../../model/signals.js';
 
 /**
  * The weighted signal with the largest w_k·p_k (p after adaptive scoring when calibrated); ties

@@ -1,20 +1,12 @@
 /**
  * Fingerprint vector and cosine similarity of analytics.md §7.3. Pure.
  */
+import type { KpiSignalName } from '../../model/signals.js';
 
 export const FINGERPRINT_DIMENSIONS = 11;
 
 /** The step values a fingerprint is made of (signals in [0, 1], FusedR in [0, 10]). */
-export interface FingerprintInputs {
-  stress: number;
-  fatigue: number;
-  mood: number;
-  pressure: number;
-  humidity: number;
-  contagion: number;
-  resilience: number;
-  entropy: number;
-  velocity: number;
+export interface FingerprintInputs extends Record<KpiSignalName, number> {
   throughputDrop: number;
   fusedR: number;
 }

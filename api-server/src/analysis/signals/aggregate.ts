@@ -4,9 +4,9 @@
  * health_score; mean for humidity, entropy, velocity. Throughput drop (not in the table) takes the
  * max (the worst pod). Penalties (explanations) are taken from the pod with the lowest health.
  */
-import type { SignalName } from '../contract.js';
-import { SIGNAL_NAMES } from '../contract.js';
-import type { PodSignals } from './pod-kpi.js';
+import type { PodSignals } from './pod-signals.js';
+import type { SignalName } from '../../model/signals.js';
+import { SIGNAL_NAMES } from '../../model/signals.js';
 
 export type Aggregation = 'max' | 'min' | 'mean';
 

@@ -3,8 +3,8 @@
  * returns a finite value in [0,1]; a non-finite argument is treated as 0 (stated per function
  * where it differs), so nothing non-finite can leave.
  */
-import type { WeightedSignal } from '../contract.js';
 import { clamp01 } from '../normalise/unit-rules.js';
+import type { WeightedSignal } from '../../model/signals.js';
 
 const fin = (x: number): number => (Number.isFinite(x) ? x : 0);
 

@@ -7,11 +7,9 @@
  * 8 Welford triples, 60 health values, 60 fd counts and ≤ 240 restart increments (1 h) —
  * about 2.5 KB.
  */
-import type { SignalName, WeightedSignal } from '../contract.js';
 import { CANONICAL_INPUTS, type CanonicalInput } from '../normalise/metric-names.js';
 import { clamp01, loadPerCore, requestRateNormalised } from '../normalise/unit-rules.js';
 import { BASELINE_INDEX, BASELINE_SIGNALS, WelfordSet } from '../calibration/welford.js';
-import type { HealthWeights } from '../weights/health-weights.js';
 import type { PodInputs } from '../buckets/workload-buckets.js';
 import {
   contagionOf,
@@ -31,6 +29,8 @@ import {
   velocityOf,
   type Ewma,
 } from './formulas.js';
+import { PodSignalsBuffer, type PodSignals, type PodStepContext } from './pod-signals.js';
+import { Ring } from './value-ring.js';
 
 export const HISTORY_LENGTH = 60;
 const HOUR_MS = 3_600_000;
@@ -47,71 +47,6 @@ const I_GC_PAUSE = INPUT_INDEX.gc_pause;
 const I_OPEN_FDS = INPUT_INDEX.open_fds;
 const I_RESTARTS = INPUT_INDEX.restarts;
 
-export interface PodStepContext {
-  tMs: number;
-  dtSeconds: number;
-  absenceMs: number;
-  /** CPU cores of the workload (load ÷ cores), ≥ 1 */
-  cores: number;
-  /** 0.2·tanh(S_log/2) of the step (log module) */
-  logMoodTerm: number;
-  /** a classified log line within 60 s */
-  recentLogs: boolean;
-  /** (ERROR+FATAL)/classified lines of the step, 0 without logs */
-  logErrorShare: number;
-  /** max p_e over graph edges into the workload, 0 without trace data */
-  graphContagion: number;
-  weights: Readonly<HealthWeights>;
-  calibrationSteps: number;
-  fatigueThreshold: number;
-  fatigueRecovery: number;
-}
-
-/** The signals of one pod at one step plus what explanations need. */
-export interface PodSignals {
-  values: Record<SignalName, number>;
-  throughputDrop: number;
-  /** penalties p_k actually used in h (adaptive a_k once calibrated; fatigue absolute) */
-  penalties: Record<WeightedSignal, number>;
-  healthRaw: number;
-  calibrated: boolean;
-}
-
-/**
- * A PodSignals whose objects are overwritten by every {@link PodKpi.stepInto} it is passed to
- * (no allocation per step); read it before the next step that reuses it.
- */
-export class PodSignalsBuffer implements PodSignals {
-  readonly values: Record<SignalName, number> = {
-    stress: Number.NaN,
-    fatigue: Number.NaN,
-    mood: Number.NaN,
-    pressure: Number.NaN,
-    humidity: Number.NaN,
-    contagion: Number.NaN,
-    resilience: Number.NaN,
-    entropy: Number.NaN,
-    velocity: Number.NaN,
-    health_score: Number.NaN,
-  };
-  throughputDrop = Number.NaN;
-  penalties: Record<WeightedSignal, number>;
-  healthRaw = Number.NaN;
-  calibrated = false;
-  /** the absolute penalties (also `penalties` while calibrating) */
-  readonly absolute: Record<WeightedSignal, number> = newPenalties();
-  /** the adaptive penalties (`penalties` once calibrated) */
-  readonly adaptive: Record<WeightedSignal, number> = newPenalties();
-
-  constructor() {
-    this.penalties = this.absolute;
-  }
-}
-
-function newPenalties(): Record<WeightedSignal, number> {
-  return { stress: Number.NaN, fatigue: Number.NaN, mood: Number.NaN, pressure: Number.NaN, humidity: Number.NaN, contagion: Number.NaN };
-}
-
 export interface PodKpiState {
   held: number[];
   fatigue: number;
@@ -126,38 +61,6 @@ export interface PodKpiState {
   prevHealth: number | null;
   prevStepMs: number | null;
   lastSeenMs: number;
-}
-
-/** ring of the last `capacity` values, kept in values[at, at + capacity) */
-class Ring {
-  readonly values: Float64Array;
-  readonly at: number;
-  size = 0;
-  private head = 0;
-
-  /** `shared`, `at`: the slots are shared[at, at + capacity) (zeros, part of the owner's array), else an array of its own */
-  constructor(
-    readonly capacity: number,
-    shared?: Float64Array,
-    at = 0,
-  ) {
-    this.values = shared ?? new Float64Array(capacity);
-    this.at = shared === undefined ? 0 : at;
-  }
-
-  push(v: number): void {
-    this.values[this.at + this.head] = v;
-    this.head = (this.head + 1) % this.capacity;
-    if (this.size < this.capacity) this.size++;
-  }
-
-  /** oldest first */
-  toArray(): number[] {
-    const out: number[] = [];
-    const start = (this.head - this.size + this.capacity) % this.capacity;
-    for (let i = 0; i < this.size; i++) out.push(this.values[this.at + ((start + i) % this.capacity)]!);
-    return out;
-  }
 }
 
 const WELFORD_AT = 2 * N_INPUTS;

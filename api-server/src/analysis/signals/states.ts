@@ -2,7 +2,8 @@
  * State names of the ten signals (analytics.md §3.4). Lower bound inclusive unless the table
  * writes ">". A non-finite value is read as 0.
  */
-import type { SignalName, SignalReading } from '../contract.js';
+import type { SignalReading } from '../contract.js';
+import type { SignalName } from '../../model/signals.js';
 
 type Classifier = (v: number) => string;
 

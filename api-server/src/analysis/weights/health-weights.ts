@@ -5,9 +5,10 @@
  * whose weights sum to < 1e-9 falls back to the defaults (the reference would keep it as given,
  * which makes health a constant 1; the issue requires weights that sum to 1).
  */
-import type { WeightOverride, WeightedSignal } from '../contract.js';
-import { WEIGHTED_SIGNALS } from '../contract.js';
+import type { WeightOverride } from '../contract.js';
 import { selectorMatches } from '../../model/workload-selector.js';
+import type { WeightedSignal } from '../../model/signals.js';
+import { WEIGHTED_SIGNALS } from '../../model/signals.js';
 
 export type HealthWeights = Record<WeightedSignal, number>;
 

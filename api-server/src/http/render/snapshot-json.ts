@@ -1,8 +1,9 @@
 /** Wire forms of snapshots, KPI answers, anomalies and forecasts (api.md §6.1-6.4). */
-import type { AnomalyEvent, ForecastResult, SignalName, WorkloadSnapshot } from '../../analysis/contract.js';
-import { SIGNAL_NAMES } from '../../analysis/contract.js';
+import type { AnomalyEvent, ForecastResult, WorkloadSnapshot } from '../../analysis/contract.js';
 import type { WorkloadRef } from '../../model/workload-key.js';
 import { legacyHostOf, parseWorkloadKey } from '../../model/workload-key.js';
+import type { SignalName } from '../../model/signals.js';
+import { SIGNAL_NAMES } from '../../model/signals.js';
 
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
 const r4 = (x: number): number => Math.round(x * 10000) / 10000;

@@ -1,13 +1,13 @@
 /** Ruptures, KPIs, anomalies and data flow (api.md §6.1, 6.2, 6.4, 6.11). */
 import type { Router, RouterContext } from '@koa/router';
-import type { SignalName } from '../../analysis/contract.js';
-import { SIGNAL_NAMES } from '../../analysis/contract.js';
 import { notFound } from '../errors.js';
 import { limitParam, sinceParam } from '../query.js';
 import { anomalyJson, kpiJson, listItemJson, snapshotJson } from '../render/snapshot-json.js';
 import type { ServiceContext } from '../service-context.js';
 import { unknownWorkload } from '../unknown-workload.js';
 import { resolveWorkload } from '../workload-lookup.js';
+import type { SignalName } from '../../model/signals.js';
+import { SIGNAL_NAMES } from '../../model/signals.js';
 
 /** the members of the service context these routes use */
 export type RuptureRoutesContext = Pick<ServiceContext, 'injector' | 'now' | 'pipeline' | 'reads' | 'startedAtMs'>;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { SIGNAL_NAMES } from '../../../../api-server/src/analysis/contract.js';
 import { anomalyJson, kpiJson, listItemJson, refOf, snapshotJson } from '../../../../api-server/src/http/render/snapshot-json.js';
 import { snapshotOf } from '../../../support/analysis-fixtures.js';
+import { SIGNAL_NAMES } from '../../../../api-server/src/model/signals.js';
 
 const T = Date.UTC(2026, 10, 27);
 

@@ -1,0 +1,113 @@
+/**
+ * The novelty score's chunk made fresh, and its saved form (version 2): the Float32 and Int32
+ * parts as base64, the saved Float64 scalars as numbers (null for NaN and ±Infinity); a restore
+ * checks the saved state and starts afresh (warming up) when it is not ours.
+ */
+import { NOVELTY, SLOT_MEAN, SLOT_SIZE, DAY, WEEK, F32_SIZE, S_POINTS, S_LAST_X, S_OPEN_MAX, S_OPEN_MIN, S_BLOCKS, S_V_COUNT, S_H_DISP, S_H_DAY, S_H_WEEK, S_LAST_HOLD, S_BLOCK_HEAD, S_Q_MIN, S_Q_MAX, S_CTX_MEAN, S_H_CTX, S_RUN, S_LONGEST_RUN, S_PREV_Y, F64_SAVED, S_CLOSED_MAX, S_CLOSED_MIN, S_CTX_STEADY, C_RING, I32_SIZE, STATE_VERSION, F32_AT_BYTE, I32_AT_BYTE, F32_AT, I32_AT, slab, F64_STRIDE, F32_STRIDE, pagesF64, pagesF32, pagesI32 } from './novelty-layout.js';
+import { SLAB_PAGE_BITS, SLAB_PAGE_MASK } from './novelty-slab.js';
+import { closedExtremes } from './novelty-experts.js';
+
+export interface NoveltyState {
+  v: typeof STATE_VERSION;
+  /** the Float32 profiles, range blocks and dispersion ring, base64 */
+  profiles: string;
+  /** the Int32 context table and ring of quantised values, base64 */
+  contexts: string;
+  /** the Float64 scalars (JSON null for NaN and ±Infinity) */
+  scalars: (number | null)[];
+}
+
+/** a fresh state in chunk `id`, which the slab has just zeroed */
+export function initChunk(id: number): void {
+  const f = pagesF32[id >>> SLAB_PAGE_BITS] as Float32Array;
+  const s = pagesF64[id >>> SLAB_PAGE_BITS] as Float64Array;
+  const fb = (id & SLAB_PAGE_MASK) * F32_STRIDE + F32_AT;
+  const sb = (id & SLAB_PAGE_MASK) * F64_STRIDE;
+  for (let k = 0; k < NOVELTY.daySlots; k += 1) f[fb + DAY + SLOT_SIZE * k + SLOT_MEAN] = NaN;
+  for (let k = 0; k < NOVELTY.weekSlots; k += 1) f[fb + WEEK + SLOT_SIZE * k + SLOT_MEAN] = NaN;
+  s[sb + S_LAST_X] = NaN;
+  s[sb + S_OPEN_MAX] = -Infinity;
+  s[sb + S_OPEN_MIN] = Infinity;
+  s[sb + S_CLOSED_MAX] = -Infinity;
+  s[sb + S_CLOSED_MIN] = Infinity;
+  s[sb + S_H_DISP] = NaN;
+  s[sb + S_H_DAY] = NaN;
+  s[sb + S_H_WEEK] = NaN;
+  s[sb + S_LAST_HOLD] = -1e12;
+  s[sb + S_Q_MIN] = Infinity;
+  s[sb + S_Q_MAX] = -Infinity;
+  s[sb + S_H_CTX] = NaN;
+  s[sb + S_LONGEST_RUN] = NaN;
+  s[sb + S_PREV_Y] = NaN;
+  s[sb + S_CTX_STEADY] = -1;
+}
+
+/** chunk `id` all zero, then fresh */
+export function resetChunk(id: number): void {
+  const s = pagesF64[id >>> SLAB_PAGE_BITS] as Float64Array;
+  const sb = (id & SLAB_PAGE_MASK) * F64_STRIDE;
+  s.fill(0, sb, sb + F64_STRIDE);
+  initChunk(id);
+}
+
+/** the state of chunk `id`, to persist (version 2) */
+export function noveltyToJSON(id: number): NoveltyState {
+  const page = id >>> SLAB_PAGE_BITS;
+  const s = pagesF64[page] as Float64Array;
+  const sb = (id & SLAB_PAGE_MASK) * F64_STRIDE;
+  const byteAt = slab.byteOffset(id);
+  const scalars: number[] = [];
+  for (let k = 0; k < F64_SAVED; k += 1) scalars.push(s[sb + k] as number);
+  return {
+    v: STATE_VERSION,
+    profiles: Buffer.from(s.buffer, byteAt + F32_AT_BYTE, F32_SIZE * 4).toString('base64'),
+    contexts: Buffer.from(s.buffer, byteAt + I32_AT_BYTE, I32_SIZE * 4).toString('base64'),
+    scalars,
+  };
+}
+
+/**
+ * A new chunk holding the saved state, or a fresh one (warming up again) when `state` is absent or
+ * not ours: its id. Give it back with releaseNovelty.
+ */
+export function noveltyFromJSON(state: unknown): number {
+  const id = slab.allocate();
+  if (!restoreChunk(id, state)) resetChunk(id);
+  return id;
+}
+
+/** writes the saved `state` into the zeroed chunk `id`: false (chunk left dirty) when it is not one */
+export function restoreChunk(id: number, state: unknown): boolean {
+  if (typeof state !== 'object' || state === null) return false;
+  const st = state as Partial<NoveltyState>;
+  if (st.v !== STATE_VERSION || typeof st.profiles !== 'string' || typeof st.contexts !== 'string') return false;
+  if (!Array.isArray(st.scalars) || st.scalars.length !== F64_SAVED) return false;
+  const bytes = Buffer.from(st.profiles, 'base64');
+  const ctxBytes = Buffer.from(st.contexts, 'base64');
+  if (bytes.byteLength !== F32_SIZE * 4 || ctxBytes.byteLength !== I32_SIZE * 4) return false;
+  const page = id >>> SLAB_PAGE_BITS;
+  const s = pagesF64[page] as Float64Array;
+  const c = pagesI32[page] as Int32Array;
+  const sb = (id & SLAB_PAGE_MASK) * F64_STRIDE;
+  const cb = (id & SLAB_PAGE_MASK) * F32_STRIDE + I32_AT;
+  const byteAt = slab.byteOffset(id);
+  new Uint8Array(s.buffer, byteAt + F32_AT_BYTE, F32_SIZE * 4).set(bytes);
+  new Uint8Array(s.buffer, byteAt + I32_AT_BYTE, I32_SIZE * 4).set(ctxBytes);
+  // quantised values outside the levels would be contexts the score never makes
+  for (let k = C_RING; k < I32_SIZE; k += 1) if (!((c[cb + k] as number) >= 0 && (c[cb + k] as number) < NOVELTY.contextLevels)) return false;
+  for (let k = 0; k < F64_SAVED; k += 1) {
+    const v: unknown = st.scalars[k];
+    // NaN and ±Infinity are meaningful sentinels here; JSON turns them into null
+    s[sb + k] = typeof v === 'number' ? v : NaN;
+  }
+  if (!Number.isFinite(s[sb + S_OPEN_MAX] as number)) s[sb + S_OPEN_MAX] = -Infinity;
+  if (!Number.isFinite(s[sb + S_OPEN_MIN] as number)) s[sb + S_OPEN_MIN] = Infinity;
+  if (!Number.isFinite(s[sb + S_Q_MIN] as number)) s[sb + S_Q_MIN] = Infinity;
+  if (!Number.isFinite(s[sb + S_Q_MAX] as number)) s[sb + S_Q_MAX] = -Infinity;
+  // the counters index rings and blocks as int32: whole numbers within their ranges, or not ours
+  const counter = (k: number, below: number): boolean => Number.isInteger(s[sb + k]) && (s[sb + k] as number) >= 0 && (s[sb + k] as number) < below;
+  if (!counter(S_POINTS, 2 ** 31) || !counter(S_V_COUNT, 2 ** 31) || !counter(S_BLOCKS, NOVELTY.rangeBlocks + 1) || !counter(S_BLOCK_HEAD, NOVELTY.rangeBlocks)) return false;
+  closedExtremes(pagesF32[page] as Float32Array, (id & SLAB_PAGE_MASK) * F32_STRIDE + F32_AT, s, sb);
+  s[sb + S_CTX_STEADY] = -1;
+  return Number.isFinite(s[sb + S_CTX_MEAN] as number) && Number.isFinite(s[sb + S_RUN] as number);
+}

@@ -1,0 +1,198 @@
+/**
+ * Stage 1 of the tick, inputs and windows (analytics.md §1, §2.2): the bucket's workload-level
+ * means become points of the input series and of the metricR regression windows; metricR is read
+ * from those windows through the decision layer's significance gate; the inputs' latest values and
+ * slopes give the earliest ETA to a failure edge. Owns the per-workload input state (cores, the
+ * last metric time, the error rate, the windows). Pure: no clock, no I/O.
+ */
+import type { SourceRatios } from '../contract.js';
+import type { AnalysisConfig } from '../config.js';
+import type { OpenBucket, WorkloadMeans } from '../buckets/workload-buckets.js';
+import { loadPerCore } from '../normalise/unit-rules.js';
+import type { AlertDecision, InputLines } from '../decision/alert-decision.js';
+import { SERIES_BURST_POINTS, SERIES_STABLE_POINTS, type SeriesPoint, type SeriesSet } from '../series/series-set.js';
+import { SlidingRegression } from '../regression/index.js';
+import type { SeriesEnsemble } from '../ensemble/index.js';
+import { burstLineOf, seriesBurstFull, seriesBurstMean, seriesBurstSlope, seriesBurstSlopeStdError, seriesBurstSpan, seriesStableSlope } from '../anomaly/index.js';
+import { seriesTrend } from '../explain/diagnosis-inputs.js';
+import { earliestInputEta, TREND_INPUTS, trendSlope } from '../explain/failure-eta.js';
+import type { WorkloadState } from '../workload-state.js';
+
+/** inputs whose burst/stable slopes give metricR, in tie order (§2.2) */
+export const METRIC_R_INPUTS = ['cpu', 'memory', 'latency', 'error_rate'] as const;
+const METRIC_R_SET: ReadonlySet<string> = new Set(METRIC_R_INPUTS);
+
+/**
+ * The metricR windows of an input: the input series' own burst and stable lines, read in place in
+ * its memory (observe pushes them; a series is never dropped), or lines of their own.
+ */
+type MetricWindows =
+  | { series: SeriesEnsemble; last: number; shared: true }
+  | { burst: SlidingRegression; stable: SlidingRegression; last: number; shared: false };
+
+export function emptySources(): SourceRatios {
+  return { metricR: null, logR: null, traceR: null, traceRA: null, primaryMetric: null, alphaBurst: 0, alphaStable: 0 };
+}
+
+// Scratch of one step, shared by every workload (steps never overlap): the bucket means and the
+// lines of one metricR input as the decision layer reads them.
+const MEANS: WorkloadMeans = { names: [], means: [], lastMs: [] };
+const INPUT_LINES: InputLines = { burstSlope: 0, burstStdError: 0, burstSpan: 0, stableSlope: 0, burstMean: 0, stableMean: 0 };
+
+export class InputStage {
+  cores = 1;
+  lastMetricMs = Number.NEGATIVE_INFINITY;
+  errorRate = 0;
+  errorRateMs = Number.NEGATIVE_INFINITY;
+  private readonly windows = new Map<string, MetricWindows>();
+
+  /**
+   * §1: the bucket's workload-level means into the input series (their points with firings
+   * appended to `points`) and the metricR windows; `x` is the step on the workload's axis
+   */
+  observe(bucket: OpenBucket, series: SeriesSet, cfg: AnalysisConfig, x: number, tStep: number, points: SeriesPoint[]): void {
+    const means = MEANS;
+    const nMeans = bucket.collectMeans(means);
+    // the memory every series of this step reads first, touched at once (docs/performance.md)
+    series.prefetch(tStep / 1000);
+    series.prefetchContexts(means.names, means.means, nMeans);
+    for (let i = 0; i < nMeans; i++) {
+      if (means.names[i] === 'cores') {
+        this.cores = Math.max(1, means.means[i]!);
+        break;
+      }
+    }
+    for (let i = 0; i < nMeans; i++) {
+      const name = means.names[i]!;
+      if (name === 'cores') continue;
+      const mean = means.means[i]!;
+      const lastMs = means.lastMs[i]!;
+      if (lastMs > this.lastMetricMs) this.lastMetricMs = lastMs;
+      const value = name === 'load' ? loadPerCore(mean, this.cores) : mean;
+      if (name === 'error_rate') {
+        this.errorRate = value;
+        this.errorRateMs = lastMs;
+      }
+      const p = series.observe(name, value, x, tStep / 1000);
+      if (p !== null && p.firings.length > 0) points.push(p);
+      if (METRIC_R_SET.has(name)) this.pushWindow(series, cfg, name, x, value);
+    }
+  }
+
+  /** the error rate of the last metric bucket, 0 once older than the absence limit */
+  errorRateAt(tStep: number, absenceMs: number): number {
+    return tStep - this.errorRateMs <= absenceMs ? this.errorRate : 0;
+  }
+
+  /**
+   * metricR = max over the metricR inputs with a full burst window (§2.2), each input's burst slope
+   * through the decision layer's significance gate; present only with a metric bucket ≤ 5 min old
+   */
+  metricSources(tStep: number, cfg: AnalysisConfig, decision: AlertDecision): SourceRatios {
+    const sources = emptySources();
+    if (tStep - this.lastMetricMs > cfg.absenceMs) return sources;
+    let best: number | null = null;
+    for (const name of METRIC_R_INPUTS) {
+      const w = this.windows.get(name);
+      if (w === undefined) continue;
+      const lines = INPUT_LINES;
+      if (w.shared) {
+        if (!seriesBurstFull(w.series)) continue;
+        lines.burstSlope = seriesBurstSlope(w.series);
+        lines.burstStdError = seriesBurstSlopeStdError(w.series);
+        lines.burstSpan = seriesBurstSpan(w.series);
+        lines.stableSlope = seriesStableSlope(w.series);
+        lines.burstMean = seriesBurstMean(w.series);
+        lines.stableMean = w.series.stableLine.meanY();
+      } else {
+        if (!w.burst.full) continue;
+        lines.burstSlope = w.burst.slope();
+        lines.burstStdError = w.burst.slopeStdError();
+        lines.burstSpan = w.burst.lastX() - w.burst.firstX();
+        lines.stableSlope = w.stable.slope();
+        lines.burstMean = w.burst.meanY();
+        lines.stableMean = w.stable.meanY();
+      }
+      const r = decision.metricRatio(name, lines);
+      if (!Number.isFinite(r)) continue;
+      // every metricR input is worse when it rises: a falling one (recovery) is present but never the maximum
+      const ratio = lines.burstSlope > 0 ? r : 0;
+      if (best === null || ratio > best) {
+        best = ratio;
+        sources.primaryMetric = ratio > 0 ? name : null;
+        sources.alphaBurst = ratio > 0 ? lines.burstSlope : 0;
+        sources.alphaStable = ratio > 0 ? lines.stableSlope : 0;
+      }
+    }
+    sources.metricR = best;
+    return sources;
+  }
+
+  /** earliestInputEta over the metricR inputs' windows (latest value, 60-min slope) */
+  inputEtaSeconds(series: SeriesSet): number | null {
+    const inputs = [];
+    for (const name of TREND_INPUTS) {
+      const w = this.windows.get(name);
+      if (w === undefined) continue;
+      inputs.push({ input: name, last: w.last, stableSlope: w.shared ? seriesStableSlope(w.series) : w.stable.slope() });
+    }
+    return earliestInputEta(inputs, (name) => {
+      const t = seriesTrend(name, series.ensemble(name));
+      return t === null ? Number.NaN : trendSlope(t.burstSlopePerSecond, t.slopePerSecond);
+    });
+  }
+
+  /** the windows in their saved form */
+  exportWindows(): WorkloadState['windows'] {
+    return [...this.windows].map(([name, w]) =>
+      w.shared ? [name, burstLineOf(w.series).toJSON(), w.series.stableLine.toJSON(), w.last] : [name, w.burst.toJSON(), w.stable.toJSON(), w.last],
+    );
+  }
+
+  /** restores saved windows over the restored `series` */
+  restoreWindows(windows: WorkloadState['windows'], series: SeriesSet, cfg: AnalysisConfig): void {
+    for (const [name, burst, stable, last] of windows) {
+      // shared with the series: its replayed lines hold the same points; the saved running
+      // moments make them continue bit for bit
+      const shared = shareableSeries(series, cfg, name);
+      if (shared !== undefined && burstLineOf(shared).adoptMoments(burst) && shared.stableLine.adoptMoments(stable)) {
+        this.windows.set(name, { series: shared, last, shared: true });
+      } else {
+        this.windows.set(name, { burst: SlidingRegression.fromJSON(burst), stable: SlidingRegression.fromJSON(stable), last, shared: false });
+      }
+    }
+  }
+
+  /**
+   * The metricR windows of an input. With the default sizes (20 and 240 points) they are the
+   * input series' own burst line (its detectors') and stable line (its ensemble's ca_ilr), which
+   * see the same points: pushed once, stored once. Otherwise, or when the input is not tracked as
+   * a series, they are windows of their own. Call after the series observed the point.
+   */
+  private pushWindow(series: SeriesSet, cfg: AnalysisConfig, name: string, x: number, y: number): void {
+    let w = this.windows.get(name);
+    if (w?.shared === true) {
+      w.last = y;
+      return;
+    }
+    const shared = shareableSeries(series, cfg, name);
+    if (shared !== undefined) {
+      // first sight, or windows restored on their own: the series' lines hold the same points
+      this.windows.set(name, { series: shared, last: y, shared: true });
+      return;
+    }
+    if (w === undefined) {
+      w = { burst: new SlidingRegression(cfg.burstWindow), stable: new SlidingRegression(cfg.stableWindow), last: y, shared: false };
+      this.windows.set(name, w);
+    }
+    w.burst.push(x, y);
+    w.stable.push(x, y);
+    w.last = y;
+  }
+}
+
+/** the input series whose lines the metricR windows can be (default sizes, tracked input) */
+function shareableSeries(series: SeriesSet, cfg: AnalysisConfig, name: string): SeriesEnsemble | undefined {
+  if (cfg.burstWindow !== SERIES_BURST_POINTS || cfg.stableWindow !== SERIES_STABLE_POINTS) return undefined;
+  return series.ensemble(name);
+}
