@@ -21,8 +21,22 @@ function checkOtlpMedia(contentType: string, contentEncoding: string): Unsupport
   return undefined;
 }
 
+/** The three OTLP request envelopes and the path each belongs on. */
+const ENVELOPE_PATHS: Readonly<Record<string, string>> = {
+  resourceMetrics: '/v1/metrics',
+  resourceLogs: '/v1/logs',
+  resourceSpans: '/v1/traces',
+};
+
 function envelope(doc: Json, key: string): Json[] {
   if (!isObject(doc)) throw new DecodeError(`body must be a JSON object with ${key}`, key);
+  if (!(key in doc)) {
+    // Another signal's request on this path would otherwise read as an empty request (200, nothing stored).
+    const other = Object.keys(ENVELOPE_PATHS).find((k) => k !== key && k in doc);
+    if (other !== undefined) {
+      throw new DecodeError(`body holds ${other}, not ${key}: send it to ${ENVELOPE_PATHS[other] ?? 'its own path'}`, key);
+    }
+  }
   return arrayAt(doc, key, '');
 }
 
