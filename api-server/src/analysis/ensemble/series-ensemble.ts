@@ -156,12 +156,13 @@ export class SeriesEnsemble implements LineHost {
       for (let m = 0; m < MODEL_COUNT; m += 1) residuals[m] = y - (d[ONE_STEP + m] as number);
       errorPush(d, ERROR_STATS, layout.errorRing, MODEL_COUNT, residuals);
     }
+    // the value window first: the stable line's points are its (time, value) pairs, and the line
+    // writes this point's time beside the value (series-memory.ts)
+    d[EVICTED] = madUpdate(d, layout, y);
     caIlrUpdate(d, y, xSeconds);
     ariUpdate(d, y);
     hwUpdate(d, layout, y);
-    d[EVICTED] = madUpdate(d, layout, y);
     ewmaUpdate(d, y);
-    d[layout.recentX + (points % VALUE_POINTS) * VALUE_STRIDE] = xSeconds;
     d[LAST_Y] = y;
     d[POINTS] = points + 1;
     if ((points + 1) % 4 === 0) reweigh(d);
@@ -304,7 +305,7 @@ export class SeriesEnsemble implements LineHost {
     };
   }
 
-  /** the last 300 points: times from recentX, values from the value window (the same points) */
+  /** the last 300 points: times from recentX (written by the stable line), values from the value window (the same points) */
   toJSON(): EnsembleState {
     const d = this.d;
     const layout = layoutOf(d);
@@ -334,13 +335,13 @@ function observeAtZero(d: Float64Array, layout: StageLayout, xSeconds: number): 
   const points = (d[POINTS] as number) | 0;
   const prediction = combineOneStep(d);
   errorPushZeros(d, ERROR_STATS, layout.errorRing, MODEL_COUNT);
+  // the value window before the stable line, as in observe
+  d[EVICTED] = madUpdate(d, layout, 0);
   caIlrUpdate(d, 0, xSeconds);
   ariUpdateAtZero(d);
   hwUpdateAtZero(d);
-  d[EVICTED] = madUpdate(d, layout, 0);
   // the same closing bookkeeping as observe, written out: as a shared helper it made the in-cache
   // tick 1-8 % slower in four of four alternating runs (V8's inlining of observe changed)
-  d[layout.recentX + (points % VALUE_POINTS) * VALUE_STRIDE] = xSeconds;
   d[LAST_Y] = 0;
   d[POINTS] = points + 1;
   if ((points + 1) % 4 === 0) reweigh(d);
