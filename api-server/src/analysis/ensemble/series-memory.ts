@@ -93,6 +93,7 @@ export interface StageLayout {
    */
   readonly recentX: number;
   readonly season: number;
+  /** the models' residual ring (error-slots.ts), an element of the memory's Float32 view (floatView) */
   readonly errorRing: number;
   /** the seasonal residual ring (present from the 256 stage: residuals start after one season) */
   readonly residuals: number;
@@ -116,7 +117,8 @@ function stageLayout(room: number): StageLayout {
   const valueRing = recentX + 1;
   const valueSorted = take(Math.min(VALUE_POINTS, room));
   const season = take(Math.min(SEASON, room));
-  const errorRing = take(MODEL_COUNT * Math.min(STABLE_POINTS, room));
+  // single precision (error-slots.ts): an element of the memory's Float32 view, two per Float64
+  const errorRing = 2 * take(Math.ceil((MODEL_COUNT * Math.min(STABLE_POINTS, room)) / 2));
   const residuals = take(room >= 256 ? RESIDUAL_POINTS : 0);
   return Object.freeze({ room, valueRing, valueSorted, recentX, season, errorRing, residuals, size: at, regions: Object.freeze(regions) });
 }
@@ -144,6 +146,11 @@ export function newSeriesMemory(stage = 0): Float64Array {
 /** the stable line reads its points in the stage's value ring (which wraps at VALUE_POINTS once full) */
 function shareStablePoints(d: Float64Array, layout: StageLayout): void {
   lineSharePoints(d, STABLE_LINE, layout.recentX, VALUE_POINTS);
+}
+
+/** the memory seen as floats (the residual ring's elements: StageLayout.errorRing) */
+export function floatView(d: Float64Array): Float32Array {
+  return new Float32Array(d.buffer, d.byteOffset, d.length * 2);
 }
 
 /** true when the next point needs the next stage's room */
