@@ -12,7 +12,7 @@
  *        [--project DIR: a built checkout other than this one]
  * Needs a built project (the script builds it), Debian's prometheus on PATH.
  */
-import { mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -83,6 +83,10 @@ async function measure(workloads: number): Promise<Row> {
     row.externalMb = mb('nodejs_external_memory_bytes');
     if (snapshotDir !== undefined) await heapSnapshot(pair.service.pid!, workloads);
     return row;
+  } catch (error) {
+    // what the service said last (it may have exited), before its directory goes
+    console.error(`failed at ${workloads} workloads; the service's log ends:\n${readFileSync(join(dir, 'svc.log'), 'utf8').split('\n').slice(-15).join('\n')}`);
+    throw error;
   } finally {
     pair.stop();
     rmSync(dir, { recursive: true, force: true });

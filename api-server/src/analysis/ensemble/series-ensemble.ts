@@ -4,7 +4,8 @@
  * weights are set from the normalised inverse mean absolute errors with a floor of 0.05.
  * Confidence = 1 / (1 + mean MSE over the five models), a model without errors counting as 1.
  *
- * The object holds one Float64Array, the series' memory (series-memory.ts): the models, their
+ * The object holds one Float64Array, the series' memory (series-memory.ts; the residual ring is
+ * read through a Float32 view of it): the models, their
  * residuals and weights, and the state of the series' §5.6 detectors (series-detectors.ts), which
  * read the value window, Holt-Winters' forecast made before the update and the stable line there
  * after each observe instead of keeping copies.

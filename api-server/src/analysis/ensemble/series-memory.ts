@@ -7,13 +7,13 @@
  *
  * Layout: the scalars and the fixed-size windows first (ARI's differences, the detectors' 20-point
  * burst line, the stable line's scalars), then the growing windows. Those start with room for 16
- * points (2.5 KB), then take each window's full size at the 17th point (21.7 KB): a series seen
+ * points (2.2 KB), then take each window's full size at the 17th point (16.5 KB): a series seen
  * for four minutes does not hold an hour's storage. A stage change copies every region to its
  * place in a larger array (growSeriesMemory); while a window fills, its points are a prefix of its
  * region, so the copy keeps them in place. Two stages, not a doubling: every array a series
  * outgrows is freed to malloc, which keeps it (docs/memory.md); stages of 16, 32, 64, 128, 256
  * and 300 points left 51 KB of freed arrays per series behind a 25.5 KB one, two stages leave
- * 2.5 KB.
+ * 2.2 KB.
  *
  * The value window's ring holds each point's sample time beside its value, (time, value) pairs:
  * the stable line's 240 points are the last 240 of those 300 pairs, so the line reads them there
