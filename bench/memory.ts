@@ -12,12 +12,12 @@
  *        [--project DIR: a built checkout other than this one]
  * Needs a built project (the script builds it), Debian's prometheus on PATH.
  */
-import { mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { remoteWriteBody } from './memory/remote-write-body.js';
-import { brkHeapMb, getJson, post, rssMb, startCommand, startPair } from './memory/processes.js';
+import { brkHeapMb, getJson, getStatus, post, rssMb, startCommand, startPair } from './memory/processes.js';
 
 const { values } = parseArgs({
   options: { workloads: { type: 'string', default: '1000,5000' }, steps: { type: 'string', default: '400' }, 'heap-snapshot': { type: 'string' }, 'node-flags': { type: 'string' }, 'no-start-env': { type: 'boolean' }, project: { type: 'string' } },
@@ -51,7 +51,9 @@ async function measure(workloads: number): Promise<Row> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-memory-'));
   const pair = await startPair(project, dir, nodeFlags, startEnv);
   try {
-    for (let i = 0; i < 120 && (await getJson(pair.restPort, '/api/v2/ready'))['status'] !== 'ready'; i++) await sleep(1000);
+    // both must listen before the first write (on a loaded machine Prometheus may take longer than the service)
+    for (let i = 0; i < 300 && (await getJson(pair.restPort, '/api/v2/ready'))['status'] !== 'ready'; i++) await sleep(1000);
+    for (let i = 0; i < 300 && (await getStatus(pair.promPort, '/-/ready')) !== 200; i++) await sleep(1000);
     const t0 = Date.now() - steps * 15_000;
     let non2xx = 0;
     const sendStart = Date.now();
@@ -81,6 +83,10 @@ async function measure(workloads: number): Promise<Row> {
     row.externalMb = mb('nodejs_external_memory_bytes');
     if (snapshotDir !== undefined) await heapSnapshot(pair.service.pid!, workloads);
     return row;
+  } catch (error) {
+    // what the service said last (it may have exited), before its directory goes
+    console.error(`failed at ${workloads} workloads; the service's log ends:\n${readFileSync(join(dir, 'svc.log'), 'utf8').split('\n').slice(-15).join('\n')}`);
+    throw error;
   } finally {
     pair.stop();
     rmSync(dir, { recursive: true, force: true });

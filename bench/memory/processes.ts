@@ -62,6 +62,18 @@ export function post(port: number, path: string, body: Buffer): Promise<number> 
   });
 }
 
+/** the status code of a GET, 0 when the connection fails (not listening yet) */
+export function getStatus(port: number, path: string): Promise<number> {
+  return new Promise((resolve) => {
+    request({ host: '127.0.0.1', port, path }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    })
+      .on('error', () => resolve(0))
+      .end();
+  });
+}
+
 export function getJson(port: number, path: string): Promise<Record<string, unknown>> {
   return new Promise((resolve) => {
     request({ host: '127.0.0.1', port, path }, (res) => {
@@ -101,6 +113,8 @@ export async function startPair(project: string, dir: string, nodeFlags: string[
       SVC_API_KEY: '',
       SVC_PORT: String(restPort),
       SVC_OTLP_PORT: String(otlpPort),
+      // every listener on a free port: the OTLP/HTTP default 4318 is often taken on a shared machine (the service then exits)
+      SVC_OTLP_HTTP_PORT: '0',
       SVC_STATSD_PORT: '0',
       SVC_GRPC_PORT: '0',
       SVC_DASHBOARD_PORT: '0',

@@ -17,10 +17,22 @@ describe('model errors (the five residual rings of one series)', () => {
 
   it('sigma of large residuals that barely vary keeps its digits, and covers only the last 200 points', () => {
     const e = new ModelErrors(1);
-    // 300 points: the first 100 (far off) have left the 200-point window; then 3000 and 3000.0015 alternating
-    for (let p = 0; p < 300; p += 1) e.push(Float64Array.of(p < 100 ? -5e5 : p % 2 === 0 ? 3000 : 3000.0015));
-    // population sd of two values half and half: half their distance
-    expect(e.sigma(0)).to.be.closeTo(0.00075, 1e-12);
+    // 300 points: the first 100 (far off) have left the 200-point window; then 3000 and 3000 + 2^-10
+    // alternating (four float steps apart at 3000, where a float's step is 2^-12: both stored exactly)
+    for (let p = 0; p < 300; p += 1) e.push(Float64Array.of(p < 100 ? -5e5 : p % 2 === 0 ? 3000 : 3000 + 2 ** -10));
+    // population sd of two values half and half: half their distance, 2^-11
+    expect(e.sigma(0)).to.be.closeTo(2 ** -11, 1e-12);
+  });
+
+  it('holds residuals in single precision: each rounded to the nearest float, the sums of exactly those', () => {
+    const e = new ModelErrors(1);
+    // 0.1 is not a float: the ring holds 0.100000001490116119384765625; 3000.0015 becomes 3000.00146484375 (6 steps of 2^-12)
+    for (const r of [0.1, -3000.0015, 1e39, 5e-324]) e.push(Float64Array.of(r));
+    expect([e.at(0, 0), e.at(0, 1)]).to.deep.equal([0.100000001490116119384765625, -3000.00146484375]);
+    // beyond the floats' range: the largest float (2^128 - 2^104); below the smallest: 0
+    expect(e.at(0, 2)).to.equal(3.4028234663852886e38);
+    expect(e.at(0, 3)).to.equal(0);
+    expect(e.mae(0)).to.equal((0.100000001490116119384765625 + 3000.00146484375 + 3.4028234663852886e38 + 0) / 4);
   });
 
   it('keeps each model its last 240 residuals across growth and wrap, with sums equal to a direct computation (property)', () => {
@@ -36,7 +48,8 @@ describe('model errors (the five residual rings of one series)', () => {
             const point = new Float64Array(5);
             for (let m = 0; m < 5; m += 1) {
               point[m] = p >= starts[m]! ? v * (m + 1) : Number.NaN;
-              if (p >= starts[m]!) kept[m]!.push(v * (m + 1));
+              // the ring keeps the nearest float (error-slots.ts)
+              if (p >= starts[m]!) kept[m]!.push(Math.fround(v * (m + 1)));
               if (kept[m]!.length > ERROR_RING) kept[m]!.shift();
             }
             e.push(point);

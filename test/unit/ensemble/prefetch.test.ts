@@ -74,14 +74,16 @@ describe('prefetch: the next element of each window is where the next push write
 
   it('residual record: errorNextAt holds the pushed residuals of every model, past the ring size', () => {
     const models = 3;
-    const ring = errorStats(models);
-    const d = new Float64Array(ring + 240 * models);
+    // the scalars in d, the ring (single precision) in r from element 4; the residuals are floats, stored exactly
+    const ring = 4;
+    const d = new Float64Array(errorStats(models));
+    const r = new Float32Array(ring + 240 * models);
     const residuals = new Float64Array(models);
     for (let p = 0; p < 600; p++) {
       for (let m = 0; m < models; m++) residuals[m] = p * 10 + m + 0.5;
       const next = errorNextAt(d, 0, ring, models);
-      errorPush(d, 0, ring, models, residuals);
-      expect(Array.from(d.subarray(next, next + models))).to.deep.equal(Array.from(residuals));
+      errorPush(d, 0, r, ring, models, residuals);
+      expect(Array.from(r.subarray(next, next + models))).to.deep.equal(Array.from(residuals));
     }
   });
 

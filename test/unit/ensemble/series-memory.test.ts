@@ -20,7 +20,11 @@ describe('series memory (one Float64Array per series, grown by stages)', () => {
       expect(stage.residuals).to.be.at.most(stage.size);
     }
     expect(layoutOf(newSeriesMemory(1)).room).to.equal(300);
-    expect(STAGES.map((s) => s.size * 8)).to.deep.equal([2784, 25536]);
+    // before the stable line shared the value window's pairs: 2 784 and 25 536 bytes; now its 16 and
+    // 240 (x, y) points (256 and 3 840 bytes) are gone, and the two lines (burst, stable) have two
+    // more scalars each (32 bytes): 2 784 - 256 + 32 = 2 560 and 25 536 - 3 840 + 32 = 21 728; then
+    // the residual ring of 5 x 16 and 5 x 240 residuals in floats, half their 640 and 9 600 bytes
+    expect(STAGES.map((s) => s.size * 8)).to.deep.equal([2560 - 320, 21728 - 4800]);
   });
 
   it('a series that grows through every stage behaves exactly as one that started with all the room (property)', () => {

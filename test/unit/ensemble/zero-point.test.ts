@@ -144,19 +144,22 @@ describe('zero fixed point: each shortcut against the update it replaces', () =>
       fc.property(fc.array(fc.double({ min: -10, max: 10, noNaN: true }), { minLength: 0, maxLength: 20 }), fc.integer({ min: 0, max: 2000 }), (before, zeroPoints) => {
         const models = 5;
         const st = 0;
-        const ring = errorStats(models);
-        const d = new Float64Array(ring + models * 240);
+        const ring = 0;
+        const d = new Float64Array(errorStats(models));
+        const r = new Float32Array(models * 240);
         const residuals = new Float64Array(models);
-        for (const r of before) {
-          residuals.fill(r);
-          errorPush(d, st, ring, models, residuals);
+        for (const v of before) {
+          residuals.fill(v);
+          errorPush(d, st, r, ring, models, residuals);
         }
         residuals.fill(0);
-        for (let k = 0; k < 240 + zeroPoints; k += 1) errorPush(d, st, ring, models, residuals);
+        for (let k = 0; k < 240 + zeroPoints; k += 1) errorPush(d, st, r, ring, models, residuals);
         const full = d.slice();
-        errorPush(full, st, ring, models, residuals);
-        errorPushZeros(d, st, ring, models);
+        const fullRing = r.slice();
+        errorPush(full, st, fullRing, ring, models, residuals);
+        errorPushZeros(d, st, r, ring, models);
         for (let i = 0; i < d.length; i += 1) expect(Object.is(d[i], full[i]), `element ${i}`).to.equal(true);
+        for (let i = 0; i < r.length; i += 1) expect(Object.is(r[i], fullRing[i]), `ring element ${i}`).to.equal(true);
       }),
       { numRuns: 40 },
     );

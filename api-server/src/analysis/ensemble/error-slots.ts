@@ -5,9 +5,16 @@
  * the last 200 points (forecast bands only, read per request, not per point) is computed when
  * asked, exactly, from the ring.
  *
- * Regions: `errorStats(models)` scalars at `st` (points pushed, then three running sums per model),
- * and the ring at `ring`, one slot per point holding every model's residual side by side (NaN: the
- * model made no forecast there), so a point writes one cache line, not five. The ring needs room
+ * Regions: `errorStats(models)` scalars at `st` of a Float64Array (points pushed, then three
+ * running sums per model), and the ring at `ring` of a Float32Array (`r`: a view of the same
+ * memory, or another), one slot per point holding every model's residual side by side (NaN: the
+ * model made no forecast there), so a point writes one cache line, not five.
+ *
+ * The ring holds residuals in single precision (half the memory: 4.7 KB per full series instead
+ * of 9.4), and the sums add exactly the stored values (a residual rounded to the nearest float,
+ * beyond ±FLT_MAX the largest float of its sign), so that a value leaving the ring takes out what
+ * it brought in. The weights and confidence read these sums: their relative difference from
+ * double-precision residuals is of order 1e-7 (docs/memory.md measures the outputs). The ring needs room
  * for points + 1 slots while it fills and 240 once full. A model forecasts at every point once it
  * is usable (usability only grows), so "its residuals over the last 240 points" are "its last 240
  * residuals". Zeros are an empty record.
@@ -22,6 +29,15 @@ const COUNT = 0;
 const SUM_ABS = 1;
 const SUM_SQ = 2;
 const STATS = 3;
+
+/** the largest finite float */
+const FLOAT_MAX = 3.4028234663852886e38;
+
+/** a residual as the ring holds it: the nearest float, ±FLOAT_MAX beyond the floats' range; NaN stays */
+function stored(e: number): number {
+  const f = Math.fround(e);
+  return f === Number.POSITIVE_INFINITY ? FLOAT_MAX : f === Number.NEGATIVE_INFINITY ? -FLOAT_MAX : f;
+}
 
 /** size of the scalars region for `models` models */
 export const errorStats = (models: number): number => 1 + models * STATS;
@@ -40,7 +56,7 @@ export function errorNextAt(d: Float64Array, st: number, ring: number, models: n
 }
 
 /** one point: `residuals[m]` is model m's residual, NaN when it made no forecast */
-export function errorPush(d: Float64Array, st: number, ring: number, models: number, residuals: Float64Array): void {
+export function errorPush(d: Float64Array, st: number, r: Float32Array, ring: number, models: number, residuals: Float64Array): void {
   // an integer held in Float64 memory: `| 0` keeps the ring arithmetic in int32 (no fmod)
   const points = (d[st + POINTS] as number) | 0;
   const slot = ring + (points % ERROR_RING) * models;
@@ -48,22 +64,22 @@ export function errorPush(d: Float64Array, st: number, ring: number, models: num
   for (let m = 0; m < models; m += 1) {
     const s = st + 1 + m * STATS;
     if (full) {
-      const old = d[slot + m] as number;
+      const old = r[slot + m] as number;
       if (!Number.isNaN(old)) {
         d[s + COUNT] = (d[s + COUNT] as number) - 1;
         d[s + SUM_ABS] = (d[s + SUM_ABS] as number) - Math.abs(old);
         d[s + SUM_SQ] = (d[s + SUM_SQ] as number) - old * old;
       }
     }
-    const e = residuals[m] as number;
-    d[slot + m] = e;
+    const e = stored(residuals[m] as number);
+    r[slot + m] = e;
     if (Number.isNaN(e)) continue;
     d[s + COUNT] = (d[s + COUNT] as number) + 1;
     d[s + SUM_ABS] = (d[s + SUM_ABS] as number) + Math.abs(e);
     d[s + SUM_SQ] = (d[s + SUM_SQ] as number) + e * e;
   }
   d[st + POINTS] = points + 1;
-  if ((points + 1) % RECOMPUTE_EVERY === 0) recompute(d, st, ring, models);
+  if ((points + 1) % RECOMPUTE_EVERY === 0) recompute(d, st, r, ring, models);
 }
 
 /**
@@ -72,7 +88,7 @@ export function errorPush(d: Float64Array, st: number, ring: number, models: num
  * counts stay (one out, one in); of errorPush's `- |+0|` and `+ |+0|` on the sums only the
  * second can change a sum (x - +0 is x for every x, while -0 + +0 is +0), so only it is kept.
  */
-export function errorPushZeros(d: Float64Array, st: number, ring: number, models: number): void {
+export function errorPushZeros(d: Float64Array, st: number, r: Float32Array, ring: number, models: number): void {
   const points = (d[st + POINTS] as number) | 0;
   for (let m = 0; m < models; m += 1) {
     const s = st + 1 + m * STATS;
@@ -80,15 +96,15 @@ export function errorPushZeros(d: Float64Array, st: number, ring: number, models
     d[s + SUM_SQ] = (d[s + SUM_SQ] as number) + 0;
   }
   d[st + POINTS] = points + 1;
-  if ((points + 1) % RECOMPUTE_EVERY === 0) recompute(d, st, ring, models);
+  if ((points + 1) % RECOMPUTE_EVERY === 0) recompute(d, st, r, ring, models);
 }
 
 /** model m's k-th oldest residual, k < count(m) */
-export function errorAt(d: Float64Array, st: number, ring: number, models: number, m: number, k: number): number {
+export function errorAt(d: Float64Array, st: number, r: Float32Array, ring: number, models: number, m: number, k: number): number {
   const points = (d[st + POINTS] as number) | 0;
   const held = Math.min(points, ERROR_RING);
   const p = points - held + (held - errorCount(d, st, m)) + k;
-  return d[ring + (p % ERROR_RING) * models + m] as number;
+  return r[ring + (p % ERROR_RING) * models + m] as number;
 }
 
 export function errorMae(d: Float64Array, st: number, m: number): number {
@@ -105,13 +121,13 @@ export function errorMse(d: Float64Array, st: number, m: number): number {
  * population standard deviation of model m's residuals over the last 200 points: their mean, then
  * the squared deviations from it (two passes over the ring, exact; 0 with fewer than two)
  */
-export function errorSigma(d: Float64Array, st: number, ring: number, models: number, m: number): number {
+export function errorSigma(d: Float64Array, st: number, r: Float32Array, ring: number, models: number, m: number): number {
   const points = (d[st + POINTS] as number) | 0;
   const from = Math.max(0, points - SIGMA_WINDOW);
   let n = 0;
   let sum = 0;
   for (let p = from; p < points; p += 1) {
-    const e = d[ring + (p % ERROR_RING) * models + m] as number;
+    const e = r[ring + (p % ERROR_RING) * models + m] as number;
     if (Number.isNaN(e)) continue;
     n += 1;
     sum += e;
@@ -120,13 +136,13 @@ export function errorSigma(d: Float64Array, st: number, ring: number, models: nu
   const mean = sum / n;
   let m2 = 0;
   for (let p = from; p < points; p += 1) {
-    const e = d[ring + (p % ERROR_RING) * models + m] as number;
+    const e = r[ring + (p % ERROR_RING) * models + m] as number;
     if (!Number.isNaN(e)) m2 += (e - mean) * (e - mean);
   }
   return Math.sqrt(m2 / n);
 }
 
-function recompute(d: Float64Array, st: number, ring: number, models: number): void {
+function recompute(d: Float64Array, st: number, r: Float32Array, ring: number, models: number): void {
   const points = (d[st + POINTS] as number) | 0;
   const held = Math.min(points, ERROR_RING);
   for (let m = 0; m < models; m += 1) {
@@ -134,7 +150,7 @@ function recompute(d: Float64Array, st: number, ring: number, models: number): v
     let sumAbs = 0;
     let sumSq = 0;
     for (let p = points - held; p < points; p += 1) {
-      const e = d[ring + (p % ERROR_RING) * models + m] as number;
+      const e = r[ring + (p % ERROR_RING) * models + m] as number;
       if (Number.isNaN(e)) continue;
       count += 1;
       sumAbs += Math.abs(e);

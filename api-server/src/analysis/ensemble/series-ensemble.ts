@@ -4,7 +4,8 @@
  * weights are set from the normalised inverse mean absolute errors with a floor of 0.05.
  * Confidence = 1 / (1 + mean MSE over the five models), a model without errors counting as 1.
  *
- * The object holds one Float64Array, the series' memory (series-memory.ts): the models, their
+ * The object holds one Float64Array, the series' memory (series-memory.ts; the residual ring is
+ * read through a Float32 view of it): the models, their
  * residuals and weights, and the state of the series' §5.6 detectors (series-detectors.ts), which
  * read the value window, Holt-Winters' forecast made before the update and the stable line there
  * after each observe instead of keeping copies.
@@ -55,6 +56,7 @@ import {
   VALUE_STRIDE,
   WEIGHTS,
   ZERO_RUN,
+  floatView,
   growSeriesMemory,
   layoutOf,
   needsGrowth,
@@ -123,10 +125,13 @@ function modelPredict(d: Float64Array, layout: StageLayout, m: number, h: number
 export class SeriesEnsemble implements LineHost {
   /** everything of the series, the detectors' part included (series-memory.ts) */
   private d: Float64Array;
+  /** the same memory as floats: the models' residual ring (error-slots.ts) */
+  private r: Float32Array;
 
   /** `stage`: the memory stage to start at (series-memory.ts STAGES; 0, the smallest, by default) */
   constructor(stage = 0) {
     this.d = newSeriesMemory(stage);
+    this.r = floatView(this.d);
   }
 
   /** the series' memory (replaced by a larger one as its windows grow) */
@@ -137,10 +142,13 @@ export class SeriesEnsemble implements LineHost {
   /** Returns the one-step ensemble prediction made before seeing `y` (null if none), then learns `y`. */
   observe(y: number, xSeconds: number): number | null {
     if (!Number.isFinite(y) || !Number.isFinite(xSeconds)) return null;
-    if (needsGrowth(this.d)) this.d = growSeriesMemory(this.d);
+    if (needsGrowth(this.d)) {
+      this.d = growSeriesMemory(this.d);
+      this.r = floatView(this.d);
+    }
     const d = this.d;
     const layout = layoutOf(d);
-    if (atZeroPoint(d, y)) return observeAtZero(d, layout, xSeconds);
+    if (atZeroPoint(d, y)) return observeAtZero(d, this.r, layout, xSeconds);
     // every usable model's one-step forecast, made once before learning y (written out: no
     // dispatch on the model per point)
     d[ONE_STEP + CA_ILR] = caIlrUsable(d) ? caIlrPredict(d, 1) : Number.NaN;
@@ -154,14 +162,15 @@ export class SeriesEnsemble implements LineHost {
       prediction = combineOneStep(d);
       const residuals = RESIDUAL_SCRATCH;
       for (let m = 0; m < MODEL_COUNT; m += 1) residuals[m] = y - (d[ONE_STEP + m] as number);
-      errorPush(d, ERROR_STATS, layout.errorRing, MODEL_COUNT, residuals);
+      errorPush(d, ERROR_STATS, this.r, layout.errorRing, MODEL_COUNT, residuals);
     }
+    // the value window first: the stable line's points are its (time, value) pairs, and the line
+    // writes this point's time beside the value (series-memory.ts)
+    d[EVICTED] = madUpdate(d, layout, y);
     caIlrUpdate(d, y, xSeconds);
     ariUpdate(d, y);
     hwUpdate(d, layout, y);
-    d[EVICTED] = madUpdate(d, layout, y);
     ewmaUpdate(d, y);
-    d[layout.recentX + (points % VALUE_POINTS) * VALUE_STRIDE] = xSeconds;
     d[LAST_Y] = y;
     d[POINTS] = points + 1;
     if ((points + 1) % 4 === 0) reweigh(d);
@@ -203,7 +212,7 @@ export class SeriesEnsemble implements LineHost {
     if (zeroPointReached(d)) return sum;
     sum += (d[ariNewestAt(d)] as number) + (d[sortedMiddleAt(d, VALUE_META, layout.valueSorted)] as number);
     sum += d[hwSeasonNextAt(d, layout)] as number;
-    return sum + (d[errorNextAt(d, ERROR_STATS, layout.errorRing, MODEL_COUNT)] as number);
+    return sum + (this.r[errorNextAt(d, ERROR_STATS, layout.errorRing, MODEL_COUNT)] as number);
   }
 
   // The parts the series' detectors read after each observe (they live in the same memory).
@@ -273,7 +282,7 @@ export class SeriesEnsemble implements LineHost {
     const layout = layoutOf(d);
     const offsets = [...OFFSETS.filter((o) => o < horizonMinutes), horizonMinutes];
     // each model's residual sigma over the last 200 points, computed once for every offset
-    const sigmas = MODEL_NAMES.map((_, m) => errorSigma(d, ERROR_STATS, layout.errorRing, MODEL_COUNT, m));
+    const sigmas = MODEL_NAMES.map((_, m) => errorSigma(d, ERROR_STATS, this.r, layout.errorRing, MODEL_COUNT, m));
     const points = offsets.map((offsetMinutes) => {
       const steps = offsetMinutes * 4;
       const mean = this.predict(steps);
@@ -304,7 +313,7 @@ export class SeriesEnsemble implements LineHost {
     };
   }
 
-  /** the last 300 points: times from recentX, values from the value window (the same points) */
+  /** the last 300 points: times from recentX (written by the stable line), values from the value window (the same points) */
   toJSON(): EnsembleState {
     const d = this.d;
     const layout = layoutOf(d);
@@ -330,17 +339,17 @@ export class SeriesEnsemble implements LineHost {
  * the EWMA level stays +0; the stable line (its sample times move), the value window (its times),
  * the counters and the reweighing are updated as observe does.
  */
-function observeAtZero(d: Float64Array, layout: StageLayout, xSeconds: number): number {
+function observeAtZero(d: Float64Array, r: Float32Array, layout: StageLayout, xSeconds: number): number {
   const points = (d[POINTS] as number) | 0;
   const prediction = combineOneStep(d);
-  errorPushZeros(d, ERROR_STATS, layout.errorRing, MODEL_COUNT);
+  errorPushZeros(d, ERROR_STATS, r, layout.errorRing, MODEL_COUNT);
+  // the value window before the stable line, as in observe
+  d[EVICTED] = madUpdate(d, layout, 0);
   caIlrUpdate(d, 0, xSeconds);
   ariUpdateAtZero(d);
   hwUpdateAtZero(d);
-  d[EVICTED] = madUpdate(d, layout, 0);
   // the same closing bookkeeping as observe, written out: as a shared helper it made the in-cache
   // tick 1-8 % slower in four of four alternating runs (V8's inlining of observe changed)
-  d[layout.recentX + (points % VALUE_POINTS) * VALUE_STRIDE] = xSeconds;
   d[LAST_Y] = 0;
   d[POINTS] = points + 1;
   if ((points + 1) % 4 === 0) reweigh(d);

@@ -7,15 +7,19 @@
  *
  * Layout: the scalars and the fixed-size windows first (ARI's differences, the detectors' 20-point
  * burst line, the stable line's scalars), then the growing windows. Those start with room for 16
- * points (2.8 KB), then take each window's full size at the 17th point (25.5 KB): a series seen
+ * points (2.2 KB), then take each window's full size at the 17th point (16.5 KB): a series seen
  * for four minutes does not hold an hour's storage. A stage change copies every region to its
  * place in a larger array (growSeriesMemory); while a window fills, its points are a prefix of its
  * region, so the copy keeps them in place. Two stages, not a doubling: every array a series
  * outgrows is freed to malloc, which keeps it (docs/memory.md); stages of 16, 32, 64, 128, 256
  * and 300 points left 51 KB of freed arrays per series behind a 25.5 KB one, two stages leave
- * 2.8 KB.
+ * 2.2 KB.
+ *
+ * The value window's ring holds each point's sample time beside its value, (time, value) pairs:
+ * the stable line's 240 points are the last 240 of those 300 pairs, so the line reads them there
+ * (line-slots.ts lineSharePoints) instead of keeping a copy (3.8 KB per series).
  */
-import { LINE_POINTS, lineRegion } from '../regression/line-slots.js';
+import { LINE_POINTS, lineRegion, lineSharePoints } from '../regression/line-slots.js';
 import { SORTED_META } from './sorted-slots.js';
 import { errorStats } from './error-slots.js';
 
@@ -70,7 +74,7 @@ export const ERROR_STATS = RES_ZERO_RUN + 1;
 export const ARI_DIFF_RING = ERROR_STATS + errorStats(MODEL_COUNT);
 export const ARI_PHI = ARI_DIFF_RING + ARI_DIFFS;
 export const BURST_LINE = ARI_PHI + 3;
-/** the stable line: its scalars here, its points the first growing region */
+/** the stable line: its scalars here, its points in the value window's ring (time, value pairs) */
 export const STABLE_LINE = BURST_LINE + lineRegion(BURST_POINTS);
 const GROWING = STABLE_LINE + LINE_POINTS;
 
@@ -83,9 +87,13 @@ export interface StageLayout {
   /** the value window's ring, interleaved with the sample times: value k at valueRing + 2k */
   readonly valueRing: number;
   readonly valueSorted: number;
-  /** the sample times of the last 300 points, at recentX + 2k (valueRing + 1: each beside its value) */
+  /**
+   * the sample times of the last 300 points, at recentX + 2k (valueRing - 1: each before its
+   * value, so that the ring is (x, y) pairs the stable line reads as its points)
+   */
   readonly recentX: number;
   readonly season: number;
+  /** the models' residual ring (error-slots.ts), an element of the memory's Float32 view (floatView) */
   readonly errorRing: number;
   /** the seasonal residual ring (present from the 256 stage: residuals start after one season) */
   readonly residuals: number;
@@ -103,14 +111,14 @@ function stageLayout(room: number): StageLayout {
     at += length;
     return start;
   };
-  take(2 * Math.min(STABLE_POINTS, room));
   // the value ring and the sample times advance together (one slot per point): interleaved, so
-  // that a point's value and time share a cache line
-  const valueRing = take(2 * Math.min(VALUE_POINTS, room));
-  const recentX = valueRing + 1;
+  // that a point's value and time share a cache line, time first (the stable line's (x, y) pairs)
+  const recentX = take(2 * Math.min(VALUE_POINTS, room));
+  const valueRing = recentX + 1;
   const valueSorted = take(Math.min(VALUE_POINTS, room));
   const season = take(Math.min(SEASON, room));
-  const errorRing = take(MODEL_COUNT * Math.min(STABLE_POINTS, room));
+  // single precision (error-slots.ts): an element of the memory's Float32 view, two per Float64
+  const errorRing = 2 * take(Math.ceil((MODEL_COUNT * Math.min(STABLE_POINTS, room)) / 2));
   const residuals = take(room >= 256 ? RESIDUAL_POINTS : 0);
   return Object.freeze({ room, valueRing, valueSorted, recentX, season, errorRing, residuals, size: at, regions: Object.freeze(regions) });
 }
@@ -131,7 +139,18 @@ export function newSeriesMemory(stage = 0): Float64Array {
   d[EWMA_LEVEL] = Number.NaN;
   d[ARI_LAST] = Number.NaN;
   d[EVICTED] = Number.NaN;
+  shareStablePoints(d, STAGES[stage] as StageLayout);
   return d;
+}
+
+/** the stable line reads its points in the stage's value ring (which wraps at VALUE_POINTS once full) */
+function shareStablePoints(d: Float64Array, layout: StageLayout): void {
+  lineSharePoints(d, STABLE_LINE, layout.recentX, VALUE_POINTS);
+}
+
+/** the memory seen as floats (the residual ring's elements: StageLayout.errorRing) */
+export function floatView(d: Float64Array): Float32Array {
+  return new Float32Array(d.buffer, d.byteOffset, d.length * 2);
 }
 
 /** true when the next point needs the next stage's room */
@@ -151,5 +170,6 @@ export function growSeriesMemory(d: Float64Array): Float64Array {
     next.set(d.subarray(start, start + length), (to.regions[r] as readonly [number, number])[0]);
   }
   next[STAGE] = stage + 1;
+  shareStablePoints(next, to);
   return next;
 }

@@ -3,12 +3,21 @@
  * functions over a region of a Float64Array: the co-moment form, O(1) per add and per eviction,
  * with an exact recomputation from the stored points every 1000 updates to bound drift.
  *
- * Region at `at`: 7 scalars (ring head, count, mean x, mean y, x co-moment, xy co-moment, updates)
- * then the ring of points, x and y side by side, as many as the owner gave it room for. While the
- * line fills, the ring is the prefix [0, count) (head 0), so an owner can grow the region by
- * copying it into a larger one; once full it holds exactly `capacity` points.
+ * Region at `at`: 9 scalars (ring head, count, mean x, mean y, x co-moment, xy co-moment, updates,
+ * where the points are, the ring's size) then the ring of points, x and y side by side, as many as
+ * the owner gave it room for. While the line fills, the ring is the prefix [0, count) (head 0), so
+ * an owner can grow the region by copying it into a larger one; once full it holds exactly
+ * `capacity` points.
  *
- * A region of zeros is an empty line. Callers pass finite x and y only.
+ * A line may instead read its points from a longer ring of (x, y) pairs the owner keeps anyway
+ * (lineSharePoints): a series' stable line is the last 240 of the 300 (time, value) pairs of its
+ * value window, so it holds no copy of them. The line then writes each pushed point where that
+ * ring's next pair goes (the same x and y the owner writes there) and its ring positions wrap at
+ * the longer ring's size; the owner must push both in step, and update the ring it evicts from
+ * before pushing the line (the line's oldest point is not the one the longer ring evicts).
+ *
+ * A region of zeros is an empty line with its points after its scalars. Callers pass finite x and
+ * y only.
  */
 const HEAD = 0;
 const N = 1;
@@ -17,8 +26,12 @@ const MY = 3;
 const VX = 4;
 const CXY = 5;
 const UPDATES = 6;
-/** where the points start in a line's region */
-export const LINE_POINTS = 7;
+/** where the points start, relative to `at` (0: at LINE_POINTS, right after the scalars) */
+const POINTS_AT = 7;
+/** the ring's size in points (0: the line's capacity) */
+const RING = 8;
+/** where the points start in a line's region (unless shared: lineSharePoints) */
+export const LINE_POINTS = 9;
 /** a line region's size for room for `points` points */
 export const lineRegion = (points: number): number => LINE_POINTS + 2 * points;
 
@@ -31,11 +44,33 @@ export function lineCount(d: Float64Array, at: number): number {
   return d[at + N] as number;
 }
 
+/**
+ * The line reads and writes its points in a ring of (x, y) pairs at `pointsAt` (an element of the
+ * same memory) of `ring` points instead of its own region: ring >= capacity, and while the line
+ * fills that ring must fill with it (the same pairs at the same positions).
+ */
+export function lineSharePoints(d: Float64Array, at: number, pointsAt: number, ring: number): void {
+  d[at + POINTS_AT] = pointsAt - at;
+  d[at + RING] = ring;
+}
+
+/** the element of the ring's first point */
+function pointsBase(d: Float64Array, at: number): number {
+  // integers held in Float64 memory: `| 0` keeps the arithmetic in int32
+  const p = (d[at + POINTS_AT] as number) | 0;
+  return at + (p === 0 ? LINE_POINTS : p);
+}
+
+function ringSize(d: Float64Array, at: number, capacity: number): number {
+  const r = (d[at + RING] as number) | 0;
+  return r === 0 ? capacity : r;
+}
+
 /** ring index of the k-th oldest point */
 function slot(d: Float64Array, at: number, capacity: number, k: number): number {
-  // integers held in Float64 memory: `| 0` keeps the ring arithmetic in int32
   const i = ((d[at + HEAD] as number) | 0) + k;
-  return i >= capacity ? i - capacity : i;
+  const ring = ringSize(d, at, capacity);
+  return i >= ring ? i - ring : i;
 }
 
 /**
@@ -44,7 +79,7 @@ function slot(d: Float64Array, at: number, capacity: number, k: number): number 
  */
 export function lineNextPointAt(d: Float64Array, at: number, capacity: number): number {
   const n = (d[at + N] as number) | 0;
-  return at + LINE_POINTS + 2 * (n === capacity ? (d[at + HEAD] as number) | 0 : slot(d, at, capacity, n));
+  return pointsBase(d, at) + 2 * (n === capacity ? (d[at + HEAD] as number) | 0 : slot(d, at, capacity, n));
 }
 
 export function linePush(d: Float64Array, at: number, capacity: number, x: number, y: number): void {
@@ -53,7 +88,7 @@ export function linePush(d: Float64Array, at: number, capacity: number, x: numbe
     lineRemoveOldest(d, at, capacity);
     n -= 1;
   }
-  const p = at + LINE_POINTS + 2 * slot(d, at, capacity, n);
+  const p = pointsBase(d, at) + 2 * slot(d, at, capacity, n);
   d[p] = x;
   d[p + 1] = y;
   n += 1;
@@ -73,9 +108,10 @@ export function linePush(d: Float64Array, at: number, capacity: number, x: numbe
 
 function lineRemoveOldest(d: Float64Array, at: number, capacity: number): void {
   const head = (d[at + HEAD] as number) | 0;
-  const x = d[at + LINE_POINTS + 2 * head] as number;
-  const y = d[at + LINE_POINTS + 2 * head + 1] as number;
-  d[at + HEAD] = head + 1 === capacity ? 0 : head + 1;
+  const p = pointsBase(d, at) + 2 * head;
+  const x = d[p] as number;
+  const y = d[p + 1] as number;
+  d[at + HEAD] = head + 1 === ringSize(d, at, capacity) ? 0 : head + 1;
   const n = d[at + N] as number;
   if (n === 1) {
     d[at + N] = 0;
@@ -103,7 +139,7 @@ function lineRecompute(d: Float64Array, at: number, capacity: number): void {
   let sx = 0;
   let sy = 0;
   for (let k = 0; k < n; k += 1) {
-    const p = at + LINE_POINTS + 2 * slot(d, at, capacity, k);
+    const p = pointsBase(d, at) + 2 * slot(d, at, capacity, k);
     sx += d[p] as number;
     sy += d[p + 1] as number;
   }
@@ -112,7 +148,7 @@ function lineRecompute(d: Float64Array, at: number, capacity: number): void {
   let vx = 0;
   let cxy = 0;
   for (let k = 0; k < n; k += 1) {
-    const p = at + LINE_POINTS + 2 * slot(d, at, capacity, k);
+    const p = pointsBase(d, at) + 2 * slot(d, at, capacity, k);
     const dx = (d[p] as number) - mx;
     vx += dx * dx;
     cxy += dx * ((d[p + 1] as number) - my);
@@ -136,7 +172,7 @@ export function lineSlopeStdError(d: Float64Array, at: number, capacity: number)
   const b = (d[at + CXY] as number) / vx;
   let sse = 0;
   for (let k = 0; k < n; k += 1) {
-    const p = at + LINE_POINTS + 2 * slot(d, at, capacity, k);
+    const p = pointsBase(d, at) + 2 * slot(d, at, capacity, k);
     const r = (d[p + 1] as number) - my - b * ((d[p] as number) - mx);
     sse += r * r;
   }
@@ -165,17 +201,17 @@ export function linePredict(d: Float64Array, at: number, x: number): number {
 }
 
 export function lineFirstX(d: Float64Array, at: number): number {
-  return (d[at + N] as number) === 0 ? 0 : (d[at + LINE_POINTS + 2 * (d[at + HEAD] as number)] as number);
+  return (d[at + N] as number) === 0 ? 0 : (d[pointsBase(d, at) + 2 * (d[at + HEAD] as number)] as number);
 }
 
 export function lineLastX(d: Float64Array, at: number, capacity: number): number {
   const n = d[at + N] as number;
-  return n === 0 ? 0 : (d[at + LINE_POINTS + 2 * slot(d, at, capacity, n - 1)] as number);
+  return n === 0 ? 0 : (d[pointsBase(d, at) + 2 * slot(d, at, capacity, n - 1)] as number);
 }
 
 export function lineLastY(d: Float64Array, at: number, capacity: number): number {
   const n = d[at + N] as number;
-  return n === 0 ? 0 : (d[at + LINE_POINTS + 2 * slot(d, at, capacity, n - 1) + 1] as number);
+  return n === 0 ? 0 : (d[pointsBase(d, at) + 2 * slot(d, at, capacity, n - 1) + 1] as number);
 }
 
 export function lineMeanY(d: Float64Array, at: number): number {
@@ -188,7 +224,7 @@ export function linePoints(d: Float64Array, at: number, capacity: number): { xs:
   const ys: number[] = [];
   const n = d[at + N] as number;
   for (let k = 0; k < n; k += 1) {
-    const p = at + LINE_POINTS + 2 * slot(d, at, capacity, k);
+    const p = pointsBase(d, at) + 2 * slot(d, at, capacity, k);
     xs.push(d[p] as number);
     ys.push(d[p + 1] as number);
   }
@@ -200,7 +236,7 @@ export function lineHolds(d: Float64Array, at: number, capacity: number, xs: rea
   const n = d[at + N] as number;
   if (xs.length !== n || ys.length !== n) return false;
   for (let k = 0; k < n; k += 1) {
-    const p = at + LINE_POINTS + 2 * slot(d, at, capacity, k);
+    const p = pointsBase(d, at) + 2 * slot(d, at, capacity, k);
     if (xs[k] !== d[p] || ys[k] !== d[p + 1]) return false;
   }
   return true;

@@ -1,0 +1,68 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import {
+  lineCount,
+  lineFirstX,
+  lineLastX,
+  lineLastY,
+  linePoints,
+  linePredict,
+  linePush,
+  lineRegion,
+  lineSharePoints,
+  lineSlope,
+  lineSlopeStdError,
+} from '../../../api-server/src/analysis/regression/line-slots.js';
+
+const CAPACITY = 5;
+const RING = 8;
+
+describe('a sliding line reading its points in a longer ring of (x, y) pairs (lineSharePoints)', () => {
+  it('the owner writes the ring first, the line keeps the last 5 of its 8 pairs: hand-checked', () => {
+    // region of the line's scalars at 0, the owner's ring of 8 (x, y) pairs right after
+    const at = 0;
+    const ringAt = lineRegion(0);
+    const d = new Float64Array(ringAt + 2 * RING);
+    lineSharePoints(d, at, ringAt, RING);
+    for (let i = 0; i < 11; i += 1) {
+      const slot = ringAt + 2 * (i % RING);
+      d[slot + 1] = i * i; // the owner's value, written before the line's push
+      linePush(d, at, CAPACITY, i, i * i);
+    }
+    // the line holds x = 6..10, y = 36, 49, 64, 81, 100; they sit at ring slots 6, 7, 0, 1, 2
+    expect(lineCount(d, at)).to.equal(5);
+    expect(linePoints(d, at, CAPACITY).xs).to.deep.equal([6, 7, 8, 9, 10]);
+    expect(linePoints(d, at, CAPACITY).ys).to.deep.equal([36, 49, 64, 81, 100]);
+    expect([d[ringAt + 2 * 2], d[ringAt + 2 * 2 + 1]]).to.deep.equal([10, 100]);
+    expect([lineFirstX(d, at), lineLastX(d, at, CAPACITY), lineLastY(d, at, CAPACITY)]).to.deep.equal([6, 10, 100]);
+    // least squares over x 6..10 (mean 8), y mean 66: slope = Σ(x-8)(y-66) / Σ(x-8)² = 160 / 10 = 16
+    expect(lineSlope(d, at)).to.be.closeTo(16, 1e-9);
+    // the ring's slots 3-5 still hold the pairs of x 3, 4, 5: they left the line, not the ring
+    expect([d[ringAt + 2 * 3], d[ringAt + 2 * 5]]).to.deep.equal([3, 5]);
+  });
+
+  it('gives bit for bit what a line with points of its own gives (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: -1e6, max: 1e6, noNaN: true }), { minLength: 1, maxLength: 1500 }), fc.integer({ min: 0, max: 40 }), (ys, extra) => {
+        const capacity = 240;
+        const ring = capacity + extra;
+        const own = new Float64Array(lineRegion(capacity));
+        const ringAt = lineRegion(0);
+        const shared = new Float64Array(ringAt + 2 * ring);
+        lineSharePoints(shared, 0, ringAt, ring);
+        ys.forEach((y, i) => {
+          const x = 1_700_000_000 + 15 * i;
+          shared[ringAt + 2 * (i % ring) + 1] = y;
+          linePush(own, 0, capacity, x, y);
+          linePush(shared, 0, capacity, x, y);
+          if (i % 97 === 0 || i === ys.length - 1) {
+            expect(Object.is(linePredict(shared, 0, x + 15), linePredict(own, 0, x + 15))).to.equal(true, `predict at ${i}`);
+            expect(Object.is(lineSlopeStdError(shared, 0, capacity), lineSlopeStdError(own, 0, capacity))).to.equal(true, `slope error at ${i}`);
+          }
+        });
+        expect(linePoints(shared, 0, capacity)).to.deep.equal(linePoints(own, 0, capacity));
+      }),
+      { numRuns: 30 },
+    );
+  });
+});
