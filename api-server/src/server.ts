@@ -298,6 +298,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     auth,
     tryTake: () => svc.bucket.tryTake(),
     accept: (b) => ingest.accept(b),
+    now,
     dropped: (r, n) => metrics.droppedRecords(r, n),
   });
   svc.ports.grpc = await grpcServer.start(settings.grpcPort, settings.bindAddress);

@@ -11,8 +11,12 @@ import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
 import { dirname } from 'node:path';
 import type { BearerKey } from '../http/bearer-auth.js';
+import { partialSuccess } from '../http/otlp-http/otlp-http-answers.js';
+import { countOutsideTimeWindow } from '../http/otlp-http/time-window.js';
 import { metricsFromIngest, logsFromIngest, spansFromIngest, toOtlpJsonShape } from '../ingest/grpc-messages/grpc-records.js';
 import { decodeLogsDocument, decodeMetricsDocument, decodeTracesDocument } from '../ingest/otlp-json/otlp-json-decoders.js';
+import type { OtlpSignal } from '../ingest/otlp-proto/otlp-proto-messages.js';
+import { REJECTED_FIELD } from '../ingest/otlp-proto/otlp-proto-messages.js';
 import { protoPath } from '../ingest/proto-files.js';
 import type { DecodedBatch } from '../ingest/records.js';
 import { DecodeError } from '../ingest/records.js';
@@ -26,6 +30,8 @@ export interface GrpcIngestPorts {
   /** the ingest sink: accepted, busy or memory_high_water (RESOURCE_EXHAUSTED), unavailable (UNAVAILABLE) */
   accept(batch: DecodedBatch): Promise<IngestOutcome>;
   dropped(reason: string, n: number): void;
+  /** the service's clock (epoch ms): what falls outside the pipeline's time window is reported in partial_success */
+  now(): number;
 }
 
 const LOADER_OPTIONS: protoLoader.Options = { keepCase: false, longs: String, enums: Number, defaults: false, oneofs: false };
@@ -98,9 +104,9 @@ export class GrpcIngestServer {
       StreamSpans: this.stream((req) => spansFromIngest(list(req, 'spans'))),
     });
     const collector = otlpPkg.opentelemetry.proto.collector;
-    server.addService(tolerant(collector.metrics.v1['MetricsService']!.service), { Export: this.otlpExport((d) => decodeMetricsDocument(d), 'rejectedDataPoints') });
-    server.addService(tolerant(collector.logs.v1['LogsService']!.service), { Export: this.otlpExport((d) => decodeLogsDocument(d), 'rejectedLogRecords') });
-    server.addService(tolerant(collector.trace.v1['TraceService']!.service), { Export: this.otlpExport((d) => decodeTracesDocument(d), 'rejectedSpans') });
+    server.addService(tolerant(collector.metrics.v1['MetricsService']!.service), { Export: this.otlpExport((d) => decodeMetricsDocument(d), 'metrics') });
+    server.addService(tolerant(collector.logs.v1['LogsService']!.service), { Export: this.otlpExport((d) => decodeLogsDocument(d), 'logs') });
+    server.addService(tolerant(collector.trace.v1['TraceService']!.service), { Export: this.otlpExport((d) => decodeTracesDocument(d), 'traces') });
 
     const host = address.includes(':') ? `[${address}]` : address;
     const bound = await new Promise<number>((resolve, reject) =>
@@ -205,15 +211,17 @@ export class GrpcIngestServer {
     };
   }
 
-  private otlpExport(decode: (doc: unknown) => DecodedBatch, rejectedField: string): UnaryHandler {
+  /** partial_success as the OTLP/HTTP listener answers it: what the decoder dropped and what falls outside the time window */
+  private otlpExport(decode: (doc: unknown) => DecodedBatch, signal: OtlpSignal): UnaryHandler {
     return (call, callback) => {
       void (async () => {
         this.admit(call.metadata);
         const batch = decode(toOtlpJsonShape(decoded(call.request)));
+        const outsideWindow = countOutsideTimeWindow(batch, this.ports.now());
         await this.ingest(batch);
-        return batch;
+        return partialSuccess(signal, batch.rejected, outsideWindow);
       })().then(
-        (batch) => callback(null, batch.rejected > 0 ? { partialSuccess: { [rejectedField]: String(batch.rejected), errorMessage: 'records without a workload identity were dropped' } } : {}),
+        (partial) => callback(null, partial === undefined ? {} : { partialSuccess: { [REJECTED_FIELD[signal]]: String(partial.rejected), errorMessage: partial.errorMessage } }),
         (error: unknown) => callback(toServiceError(error)),
       );
     };
