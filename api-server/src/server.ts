@@ -37,6 +37,7 @@ import type { ServiceContext } from './http/service-context.js';
 import { BulkDecoder } from './ingest/bulk/bulk-decoder.js';
 import { LokiPushDecoder } from './ingest/loki/loki-push-decoder.js';
 import { RemoteWriteDecoder } from './ingest/remote-write/remote-write-decoder.js';
+import { DECODE_WORKERS, RemoteWriteDecodePool } from './ingest/remote-write/remote-write-decode-pool.js';
 import { IngestPipeline } from './pipeline/ingest-pipeline.js';
 import { LocalIngestSink, type IngestSink } from './pipeline/ingest-sink.js';
 import { startClusterNode, type ClusterNode } from './cluster/cluster-node.js';
@@ -274,7 +275,9 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     servers.push(server);
     return (server.address() as AddressInfo).port;
   };
-  const remoteWrite = new RemoteWriteDecoder();
+  const decodePool = new RemoteWriteDecodePool(DECODE_WORKERS);
+  closers.push(() => void decodePool.close());
+  const remoteWrite = new RemoteWriteDecoder(decodePool);
   svc.ports.rest = await listen(createRestApp(svc, { remoteWrite }), settings.port);
   const loki = new LokiPushDecoder();
   const bulk = new BulkDecoder();
