@@ -1,19 +1,17 @@
 /**
- * Worker threads that decode remote-write protobuf bodies off the event loop (docs/ingest-performance.md):
+ * Worker threads that decode remote-write protobuf bodies off the event loop (SVC_INGEST_DECODE_WORKERS,
+ * off by default: on a machine whose cores are busy the hand-over costs more than the decode, see
+ * docs/ingest-performance.md):
  * snappy, protobuf and workload identity run in a worker; the event loop gets flat typed arrays
  * back (transferred) and only maps names and buckets. A job goes to the worker with the fewest
  * jobs in flight. A worker that fails or exits hands its jobs back to the event loop, which then
  * decodes them itself (the same code, so the same answers), as it does once no worker is left.
  */
-import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { DecodeError } from '../records.js';
 import { identifyBody } from './remote-write-identify.js';
 import type { IdentifiedSamples, TimeWindow } from './remote-write-samples.js';
 import type { RemoteWriteVersion } from './remote-write-series.js';
-
-/** decode workers of the service: one per core, at most two (the event loop keeps a core's worth of work) */
-export const DECODE_WORKERS = Math.max(1, Math.min(2, availableParallelism()));
 
 export interface DecodeJob {
   id: number;
