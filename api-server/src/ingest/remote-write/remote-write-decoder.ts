@@ -18,9 +18,9 @@ import type { DecodedBatch } from '../records.js';
 import { DecodeError, emptyBatch } from '../records.js';
 import { PrometheusNameMapper } from './prometheus-names.js';
 import type { RemoteWriteDecodePool } from './remote-write-decode-pool.js';
-import { identifyBody } from './remote-write-identify.js';
+import { seriesOfBody } from './remote-write-identify.js';
 import type { SeriesOutcome, WrittenCounts } from './remote-write-samples.js';
-import { mapIdentified } from './remote-write-samples.js';
+import { mapIdentified, recordsOfSeries } from './remote-write-samples.js';
 import type { RemoteWriteVersion } from './remote-write-series.js';
 
 /** the `proto=` values of the Content-Type and the message each selects */
@@ -87,7 +87,7 @@ export class RemoteWriteDecoder implements HttpIngestDecoder {
 
   decode(request: IngestRequest): IngestResult {
     if (request.contentType === 'application/json') return this.decodeJson(request.body);
-    return answer(mapIdentified(identifyBody(request.body, this.requestVersion(request), request.timeWindow), this.names));
+    return answer(recordsOfSeries(seriesOfBody(request.body, this.requestVersion(request)), this.names, request.timeWindow));
   }
 
   async decodeAsync(request: IngestRequest): Promise<IngestResult> {

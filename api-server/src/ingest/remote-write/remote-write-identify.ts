@@ -5,14 +5,19 @@
  */
 import type { IdentifiedSamples, TimeWindow } from './remote-write-samples.js';
 import { identifySamples } from './remote-write-samples.js';
-import type { RemoteWriteVersion } from './remote-write-series.js';
+import type { RemoteSeries, RemoteWriteVersion } from './remote-write-series.js';
 import { seriesOfV1, seriesOfV2 } from './remote-write-series.js';
 import { uncompressSnappy } from './snappy-block.js';
 
 export const UNCOMPRESSED_LIMIT = 64 * 1024 * 1024;
 
-/** throws DecodeError when the body is not snappy or not the version's protobuf message */
-export function identifyBody(body: Buffer, version: RemoteWriteVersion, window: TimeWindow | undefined): IdentifiedSamples {
+/** the series of a body as sent; throws DecodeError when it is not snappy or not the version's protobuf message */
+export function seriesOfBody(body: Buffer, version: RemoteWriteVersion): RemoteSeries[] {
   const raw = uncompressSnappy(body, UNCOMPRESSED_LIMIT);
-  return identifySamples(version === 'v2' ? seriesOfV2(raw) : seriesOfV1(raw), window);
+  return version === 'v2' ? seriesOfV2(raw) : seriesOfV1(raw);
+}
+
+/** throws DecodeError as seriesOfBody does */
+export function identifyBody(body: Buffer, version: RemoteWriteVersion, window: TimeWindow | undefined): IdentifiedSamples {
+  return identifySamples(seriesOfBody(body, version), window);
 }

@@ -11,7 +11,7 @@
  * Two steps: `identifySamples` (stateless: validation and workload identity, into flat typed arrays
  * that a decode worker hands back as transferable buffers) and `mapIdentified` (the stateful name
  * mapping of prometheus-names.ts: counter rates need every sample of a series in one place, the main
- * thread). `recordsOfSeries` is both in one call.
+ * thread). `recordsOfSeries` does both in one pass (the event loop's decode, without the arrays).
  */
 import { resolveFromLabels } from '../identity.js';
 import { emptyBatch } from '../records.js';
@@ -82,19 +82,20 @@ class StringTable {
   }
 }
 
-export function identifySamples(series: readonly RemoteSeries[], window: TimeWindow | undefined): IdentifiedSamples {
-  let capacity = 0;
-  for (const s of series) capacity += s.samples.length;
-  const table = new StringTable();
-  const refs = new Int32Array(capacity * REFS_PER_SAMPLE);
-  const values = new Float64Array(capacity);
-  const times = new Float64Array(capacity);
-  const starts = new Float64Array(capacity);
-  const written: WrittenCounts = { samples: 0, histograms: 0, exemplars: 0 };
-  let count = 0;
-  let invalidValues = 0;
-  let invalidTimestamps = 0;
-  let rejected = 0;
+/** where the samples to store go, one call per sample: name-mapped at once, or into flat arrays for another thread */
+type SampleSink = (workload: string, pod: string | undefined, seriesKey: string, name: string, value: number, timeMs: number, startMs: number) => void;
+
+interface Counts {
+  written: WrittenCounts;
+  invalidValues: number;
+  invalidTimestamps: number;
+  rejected: number;
+}
+
+/** validation and identity of every sample; the ones to store go to `sink` in order */
+function visitSamples(series: readonly RemoteSeries[], window: TimeWindow | undefined, sink: SampleSink): Counts {
+  const counts: Counts = { written: { samples: 0, histograms: 0, exemplars: 0 }, invalidValues: 0, invalidTimestamps: 0, rejected: 0 };
+  const written = counts.written;
   const oldest = window?.oldestMs ?? 1;
   const newest = window?.newestMs ?? MAX_TIME_MS;
   for (const s of series) {
@@ -105,23 +106,13 @@ export function identifySamples(series: readonly RemoteSeries[], window: TimeWin
     // the series key only serves the rules that keep state per series (rates, latency)
     const seriesKey =
       identity === undefined || PROMETHEUS_RULES[name as string] === undefined
-        ? undefined
+        ? ''
         : `${identity.workload}|${identity.pod ?? ''}|${name}|${s.labels.get('instance') ?? ''}|${s.labels.get('container') ?? ''}`;
-    let workloadRef = NO_STRING;
-    let podRef = NO_STRING;
-    let nameRef = NO_STRING;
-    let keyRef = NO_STRING;
-    if (identity !== undefined) {
-      workloadRef = table.ref(identity.workload);
-      podRef = table.ref(identity.pod);
-      nameRef = table.ref(name);
-      keyRef = table.ref(seriesKey);
-    }
     for (const sample of s.samples) {
       const t = toMs(sample.timestamp);
       if (!Number.isSafeInteger(t) || t < oldest || t > newest) {
-        invalidTimestamps += 1;
-        rejected += 1;
+        counts.invalidTimestamps += 1;
+        counts.rejected += 1;
         continue;
       }
       const v = sample.value;
@@ -130,27 +121,43 @@ export function identifySamples(series: readonly RemoteSeries[], window: TimeWin
         continue;
       }
       if (!Number.isFinite(v)) {
-        invalidValues += 1;
-        rejected += 1;
+        counts.invalidValues += 1;
+        counts.rejected += 1;
         continue;
       }
       written.samples += 1;
       if (identity === undefined) {
-        rejected += 1;
+        counts.rejected += 1;
         continue;
       }
-      const at = count * REFS_PER_SAMPLE;
-      refs[at] = workloadRef;
-      refs[at + 1] = podRef;
-      refs[at + 2] = nameRef;
-      refs[at + 3] = keyRef;
-      values[count] = v;
-      times[count] = t;
-      starts[count] = toMs(sample.startTimestamp) || s.createdMs;
-      count += 1;
+      sink(identity.workload, identity.pod, seriesKey, name as string, v, t, toMs(sample.startTimestamp) || s.createdMs);
     }
   }
-  return { strings: table.strings, refs, values, times, starts, count, written, invalidValues, invalidTimestamps, rejected };
+  return counts;
+}
+
+/** the samples to store as flat arrays (what a decode worker hands back) */
+export function identifySamples(series: readonly RemoteSeries[], window: TimeWindow | undefined): IdentifiedSamples {
+  let capacity = 0;
+  for (const s of series) capacity += s.samples.length;
+  const table = new StringTable();
+  const refs = new Int32Array(capacity * REFS_PER_SAMPLE);
+  const values = new Float64Array(capacity);
+  const times = new Float64Array(capacity);
+  const starts = new Float64Array(capacity);
+  let count = 0;
+  const counts = visitSamples(series, window, (workload, pod, seriesKey, name, value, timeMs, startMs) => {
+    const at = count * REFS_PER_SAMPLE;
+    refs[at] = table.ref(workload);
+    refs[at + 1] = table.ref(pod);
+    refs[at + 2] = table.ref(name);
+    refs[at + 3] = seriesKey === '' ? NO_STRING : table.ref(seriesKey);
+    values[count] = value;
+    times[count] = timeMs;
+    starts[count] = startMs;
+    count += 1;
+  });
+  return { strings: table.strings, refs, values, times, starts, count, ...counts };
 }
 
 /** The name mapping of identified samples, in their order, into a batch (stateful: the mapper's counters). */
@@ -176,6 +183,11 @@ export function mapIdentified(ids: IdentifiedSamples, names: PrometheusNameMappe
   return { batch, written: ids.written, invalidValues: ids.invalidValues, invalidTimestamps: ids.invalidTimestamps };
 }
 
+/** both steps in one pass, on the event loop (no flat arrays in between) */
 export function recordsOfSeries(series: readonly RemoteSeries[], names: PrometheusNameMapper, window: TimeWindow | undefined): SeriesOutcome {
-  return mapIdentified(identifySamples(series, window), names);
+  const batch = emptyBatch();
+  const out = batch.metrics;
+  const counts = visitSamples(series, window, (workload, pod, seriesKey, name, value, timeMs, startMs) => names.map(workload, pod, seriesKey, name, value, timeMs, out, startMs));
+  batch.rejected = counts.rejected;
+  return { batch, written: counts.written, invalidValues: counts.invalidValues, invalidTimestamps: counts.invalidTimestamps };
 }
