@@ -8,6 +8,7 @@ import { runClusterBench } from './cluster.js';
 import { runHttpBench } from './http-service.js';
 import { runIngestBench } from './ingest-decoders.js';
 import { runRegressionBench } from './regression.js';
+import { runRemoteWritePathBench } from './remote-write-path.js';
 
 type Bench = [string, () => Promise<{ name: string; value: string }[]>];
 
@@ -16,6 +17,7 @@ const benches: Bench[] = [
   ['analysis tick', runAnalysisBench],
   ['http service', runHttpBench],
   ['ingest decoders', runIngestBench],
+  ['remote-write path', runRemoteWritePathBench],
   ['cluster (Kafka, replica processes)', runClusterBench],
 ];
 

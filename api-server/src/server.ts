@@ -38,6 +38,7 @@ import type { ServiceContext } from './http/service-context.js';
 import { BulkDecoder } from './ingest/bulk/bulk-decoder.js';
 import { LokiPushDecoder } from './ingest/loki/loki-push-decoder.js';
 import { RemoteWriteDecoder } from './ingest/remote-write/remote-write-decoder.js';
+import { RemoteWriteDecodePool } from './ingest/remote-write/remote-write-decode-pool.js';
 import { IngestPipeline } from './pipeline/ingest-pipeline.js';
 import { LocalIngestSink, type IngestSink } from './pipeline/ingest-sink.js';
 import { startClusterNode, type ClusterNode } from './cluster/cluster-node.js';
@@ -281,7 +282,9 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     servers.push(server);
     return (server.address() as AddressInfo).port;
   };
-  const remoteWrite = new RemoteWriteDecoder();
+  const decodePool = settings.ingestDecodeWorkers > 0 ? new RemoteWriteDecodePool(settings.ingestDecodeWorkers) : undefined;
+  if (decodePool !== undefined) closers.push(() => void decodePool.close());
+  const remoteWrite = new RemoteWriteDecoder(decodePool);
   svc.ports.rest = await listen(createRestApp(svc, { remoteWrite }), settings.port);
   const loki = new LokiPushDecoder();
   const bulk = new BulkDecoder();
@@ -305,6 +308,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     auth,
     tryTake: () => svc.bucket.tryTake(),
     accept: (b) => ingest.accept(b),
+    now,
     dropped: (r, n) => metrics.droppedRecords(r, n),
   });
   svc.ports.grpc = await grpcServer.start(settings.grpcPort, settings.bindAddress);

@@ -28,7 +28,8 @@ export function ingestHandler(svc: ServiceContext, decoder: HttpIngestDecoder) {
     try {
       const now = svc.now();
       const timeWindow = { oldestMs: now - RAW_RETENTION_MS, newestMs: now + FUTURE_TOLERANCE_MS };
-      result = decoder.decode({ body, contentType, contentEncoding, params: (ctx.params ?? {}) as Record<string, string>, contentTypeParams, timeWindow });
+      const request = { body, contentType, contentEncoding, params: (ctx.params ?? {}) as Record<string, string>, contentTypeParams, timeWindow };
+      result = decoder.decodeAsync === undefined ? decoder.decode(request) : await decoder.decodeAsync(request);
     } catch (error) {
       if (error instanceof DecodeError) {
         svc.metrics.droppedRecords('unparsable', 1);

@@ -42,4 +42,6 @@ export interface HttpIngestDecoder {
   checkMedia(contentType: string, contentEncoding: string, contentTypeParams?: Readonly<Record<string, string>>): UnsupportedMedia | undefined;
   /** throws DecodeError (a 400 naming the field) when the whole request is unusable */
   decode(request: IngestRequest): IngestResult;
+  /** the same answer as `decode`, computed off the event loop where the decoder can (remote-write's worker pool) */
+  decodeAsync?(request: IngestRequest): Promise<IngestResult>;
 }

@@ -86,6 +86,26 @@ describe('gRPC ingest: IngestService and the OTLP/gRPC export services', functio
     await eventually(async () => ((await svc.get('/rupture/otlp/Deployment/web')).status === 200 ? true : undefined));
   });
 
+  it('OTLP/gRPC export: partial_success reports a point sent in milliseconds (too old) and one without a workload, as OTLP/HTTP does', async () => {
+    const ms = String(Date.now()); // milliseconds where nanoseconds are due: read as January 1970
+    const ns = `${BigInt(Date.now()) * 1_000_000n}`;
+    const gauge = (time: string) => ({ name: 'process.cpu.utilization', gauge: { dataPoints: [{ timeUnixNano: time, asDouble: 0.5 }] } });
+    const resource = { attributes: [{ key: 'k8s.namespace.name', value: { stringValue: 'otlp' } }, { key: 'k8s.deployment.name', value: { stringValue: 'partial' } }] };
+    const nodeOnly = { attributes: [{ key: 'k8s.node.name', value: { stringValue: 'node-1' } }] };
+    const full = await call(c.metrics, 'Export', { resourceMetrics: [{ resource, scopeMetrics: [{ metrics: [gauge(ns)] }] }] }, auth);
+    expect(full.error).to.equal(null);
+    expect(full.response).to.not.have.property('partialSuccess'); // unset on full success
+    const old = await call(c.metrics, 'Export', { resourceMetrics: [{ resource, scopeMetrics: [{ metrics: [gauge(ms), gauge(ns)] }] }] }, auth);
+    expect(old.error).to.equal(null);
+    const partial = old.response?.['partialSuccess'] as { rejectedDataPoints: string; errorMessage: string };
+    expect(partial.rejectedDataPoints).to.equal('1');
+    expect(partial.errorMessage).to.contain('older than 7 days').and.contain('milliseconds');
+    const both = await call(c.metrics, 'Export', { resourceMetrics: [{ resource, scopeMetrics: [{ metrics: [gauge(ms)] }] }, { resource: nodeOnly, scopeMetrics: [{ metrics: [gauge(ns)] }] }] }, auth);
+    const twice = both.response?.['partialSuccess'] as { rejectedDataPoints: string; errorMessage: string };
+    expect(twice.rejectedDataPoints).to.equal('2');
+    expect(twice.errorMessage).to.contain('names no workload').and.contain('milliseconds');
+  });
+
   it('UNAUTHENTICATED without the key, INVALID_ARGUMENT naming the field, RESOURCE_EXHAUSTED past 4 MiB', async () => {
     const none = await call(c.ingest, 'WriteMetrics', { points: [] }, new grpc.Metadata());
     expect(none.error?.code).to.equal(grpc.status.UNAUTHENTICATED);

@@ -47,9 +47,12 @@ const counter = (text: string, line: RegExp): number => Number(line.exec(text)?.
  * later (as the shared comparison does): the ticks (every 0.2 s here) find closed buckets while the
  * requests stream, and run in slices between them. Every sample is counted exactly once.
  */
-describe('remote-write under a concurrent load: the counters stay exact while the tick runs in slices', function () {
+for (const [decodedBy, args] of [
+  ['the event loop', []],
+  ['a pool of 2 decode workers (SVC_INGEST_DECODE_WORKERS=2)', ['--ingest-decode-workers', '2']],
+] as const) describe(`remote-write under a concurrent load, decoded by ${decodedBy}: the counters stay exact while the tick runs in slices`, function () {
   this.timeout(180_000);
-  const svc = useTestService({ key: KEY });
+  const svc = useTestService({ key: KEY, args: [...args] });
 
   it('every sample is accepted and counted once; nothing is dropped, late or over the bound', async () => {
     const t0 = Date.now() - (REQUESTS_PER_CONNECTION + 2) * 15_000;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { otlpEncodingOf, partialSuccess } from '../../../api-server/src/http/otlp-http/otlp-http-answers.js';
-import { countOutsideTimeWindow } from '../../../api-server/src/http/otlp-http/time-window.js';
+import { countOutsideTimeWindow } from '../../../api-server/src/pipeline/time-window.js';
 import { emptyBatch } from '../../../api-server/src/model/records.js';
 
 describe('OTLP/HTTP answers: partial_success and the time window', () => {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { PrometheusNameMapper } from '../../../api-server/src/ingest/remote-write/prometheus-names.js';
-import { recordsOfSeries } from '../../../api-server/src/ingest/remote-write/remote-write-samples.js';
+import { identifySamples, mapIdentified, recordsOfSeries } from '../../../api-server/src/ingest/remote-write/remote-write-samples.js';
 import type { RemoteSeries } from '../../../api-server/src/ingest/remote-write/remote-write-series.js';
 
 const series = (labels: Record<string, string>, samples: [number, number, number?][], extra: Partial<RemoteSeries> = {}): RemoteSeries => ({
@@ -60,6 +60,21 @@ describe('remote-write samples to records and the written counts', () => {
         }
       }),
       { numRuns: 300 },
+    );
+  });
+  it('one pass on the event loop and the two steps of a decode worker give the same outcome, counter rates included (property)', () => {
+    const labels = fc.record({ __name__: fc.constantFrom('process_open_fds', 'http_requests_total', 'container_cpu_usage_seconds_total', 'custom_gauge', ''), namespace: fc.constantFrom('a', 'b'), deployment: fc.constantFrom('x', 'y'), pod: fc.constantFrom('p0', 'p1') });
+    const sample = fc.tuple(fc.oneof(fc.double({ min: 0, max: 1e6 }), fc.constant(Number.NaN)), fc.integer({ min: window.oldestMs - 1000, max: window.newestMs + 1000 }));
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.tuple(labels, fc.array(sample, { maxLength: 4 })), { maxLength: 5 }), { minLength: 1, maxLength: 3 }), (requests) => {
+        const onePass = new PrometheusNameMapper();
+        const twoSteps = new PrometheusNameMapper();
+        for (const request of requests) {
+          const all = request.map(([l, s]) => series(l, s));
+          expect(mapIdentified(identifySamples(all, window), twoSteps)).to.deep.equal(recordsOfSeries(all, onePass, window));
+        }
+      }),
+      { numRuns: 200 },
     );
   });
 });

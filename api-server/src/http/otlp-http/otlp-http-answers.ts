@@ -7,6 +7,7 @@
 import type { Context } from 'koa';
 import type { OtlpEncoding } from '../../ingest/otlp-proto/otlp-export-decoder.js';
 import type { OtlpSignal, PartialSuccess } from '../../ingest/otlp-proto/otlp-proto-messages.js';
+export { partialSuccess } from '../../ingest/otlp-proto/otlp-partial-success.js';
 import { encodeExportResponse, encodeStatus, REJECTED_FIELD } from '../../ingest/otlp-proto/otlp-proto-messages.js';
 import type { HttpError } from '../errors.js';
 
@@ -17,25 +18,6 @@ export function otlpEncodingOf(mediaType: string): OtlpEncoding | undefined {
   if (mediaType === PROTOBUF || mediaType === 'application/protobuf') return 'protobuf';
   if (mediaType === 'application/json') return 'json';
   return undefined;
-}
-
-const NOUN: Record<OtlpSignal, string> = { metrics: 'data points', logs: 'log records', traces: 'spans' };
-
-/**
- * What partial_success says: undefined when nothing of the request was dropped. `refused`: what the
- * decoder dropped (batch.rejected); `outsideWindow`: what the pipeline will drop for its time.
- */
-export function partialSuccess(signal: OtlpSignal, refused: number, outsideWindow: number): PartialSuccess | undefined {
-  if (refused + outsideWindow === 0) return undefined;
-  const parts: string[] = [];
-  const noun = NOUN[signal];
-  if (refused > 0) parts.push(`${refused} ${noun} were dropped because their resource names no workload (node-only resources) or their value is not a finite number`);
-  if (outsideWindow > 0) {
-    parts.push(
-      `${outsideWindow} ${noun} were dropped because their time is older than 7 days or more than 5 minutes ahead; times are Unix nanoseconds (a time sent in milliseconds reads as 1970)`,
-    );
-  }
-  return { rejected: refused + outsideWindow, errorMessage: parts.join('; ') };
 }
 
 export function answerExport(ctx: Context, signal: OtlpSignal, encoding: OtlpEncoding, partial: PartialSuccess | undefined): void {

@@ -18,7 +18,7 @@ import { INGEST_BODY_LIMIT, mediaType, readBody } from '../request-body.js';
 import type { ServiceContext } from '../service-context.js';
 import { gunzipBounded } from './gunzip-body.js';
 import { answerError, answerExport, otlpEncodingOf, partialSuccess } from './otlp-http-answers.js';
-import { countOutsideTimeWindow } from './time-window.js';
+import { countOutsideTimeWindow } from '../../pipeline/time-window.js';
 
 const SIGNALS: readonly OtlpSignal[] = ['metrics', 'logs', 'traces'];
 

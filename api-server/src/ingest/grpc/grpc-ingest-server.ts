@@ -13,10 +13,14 @@ import { dirname } from 'node:path';
 import type { AuthVerdict } from '../../model/auth-verdict.js';
 import { metricsFromIngest, logsFromIngest, spansFromIngest, toOtlpJsonShape } from './grpc-records.js';
 import { decodeLogsDocument, decodeMetricsDocument, decodeTracesDocument } from '../otlp-json/otlp-json-decoders.js';
+import { partialSuccess } from '../otlp-proto/otlp-partial-success.js';
+import type { OtlpSignal } from '../otlp-proto/otlp-proto-messages.js';
+import { REJECTED_FIELD } from '../otlp-proto/otlp-proto-messages.js';
 import { protoPath } from '../proto-files.js';
 import type { DecodedBatch } from '../../model/records.js';
 import { DecodeError } from '../../model/records.js';
 import type { IngestOutcome } from '../../pipeline/ingest-sink.js';
+import { countOutsideTimeWindow } from '../../pipeline/time-window.js';
 
 export const GRPC_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
@@ -27,6 +31,8 @@ export interface GrpcIngestPorts {
   /** the ingest sink: accepted, busy or memory_high_water (RESOURCE_EXHAUSTED), unavailable (UNAVAILABLE) */
   accept(batch: DecodedBatch): Promise<IngestOutcome>;
   dropped(reason: string, n: number): void;
+  /** the service's clock (epoch ms): what falls outside the pipeline's time window is reported in partial_success */
+  now(): number;
 }
 
 const LOADER_OPTIONS: protoLoader.Options = { keepCase: false, longs: String, enums: Number, defaults: false, oneofs: false };
@@ -99,9 +105,9 @@ export class GrpcIngestServer {
       StreamSpans: this.stream((req) => spansFromIngest(list(req, 'spans'))),
     });
     const collector = otlpPkg.opentelemetry.proto.collector;
-    server.addService(tolerant(collector.metrics.v1['MetricsService']!.service), { Export: this.otlpExport((d) => decodeMetricsDocument(d), 'rejectedDataPoints') });
-    server.addService(tolerant(collector.logs.v1['LogsService']!.service), { Export: this.otlpExport((d) => decodeLogsDocument(d), 'rejectedLogRecords') });
-    server.addService(tolerant(collector.trace.v1['TraceService']!.service), { Export: this.otlpExport((d) => decodeTracesDocument(d), 'rejectedSpans') });
+    server.addService(tolerant(collector.metrics.v1['MetricsService']!.service), { Export: this.otlpExport((d) => decodeMetricsDocument(d), 'metrics') });
+    server.addService(tolerant(collector.logs.v1['LogsService']!.service), { Export: this.otlpExport((d) => decodeLogsDocument(d), 'logs') });
+    server.addService(tolerant(collector.trace.v1['TraceService']!.service), { Export: this.otlpExport((d) => decodeTracesDocument(d), 'traces') });
 
     const host = address.includes(':') ? `[${address}]` : address;
     const bound = await new Promise<number>((resolve, reject) =>
@@ -206,15 +212,17 @@ export class GrpcIngestServer {
     };
   }
 
-  private otlpExport(decode: (doc: unknown) => DecodedBatch, rejectedField: string): UnaryHandler {
+  /** partial_success as the OTLP/HTTP listener answers it: what the decoder dropped and what falls outside the time window */
+  private otlpExport(decode: (doc: unknown) => DecodedBatch, signal: OtlpSignal): UnaryHandler {
     return (call, callback) => {
       void (async () => {
         this.admit(call.metadata);
         const batch = decode(toOtlpJsonShape(decoded(call.request)));
+        const outsideWindow = countOutsideTimeWindow(batch, this.ports.now());
         await this.ingest(batch);
-        return batch;
+        return partialSuccess(signal, batch.rejected, outsideWindow);
       })().then(
-        (batch) => callback(null, batch.rejected > 0 ? { partialSuccess: { [rejectedField]: String(batch.rejected), errorMessage: 'records without a workload identity were dropped' } } : {}),
+        (partial) => callback(null, partial === undefined ? {} : { partialSuccess: { [REJECTED_FIELD[signal]]: String(partial.rejected), errorMessage: partial.errorMessage } }),
         (error: unknown) => callback(toServiceError(error)),
       );
     };

@@ -17,13 +17,11 @@ import { jsonPath } from '../json-path.js';
 import type { DecodedBatch } from '../../model/records.js';
 import { DecodeError, emptyBatch } from '../../model/records.js';
 import { PrometheusNameMapper } from './prometheus-names.js';
+import type { RemoteWriteDecodePool } from './remote-write-decode-pool.js';
+import { seriesOfBody } from './remote-write-identify.js';
 import type { SeriesOutcome, WrittenCounts } from './remote-write-samples.js';
-import { recordsOfSeries } from './remote-write-samples.js';
+import { mapIdentified, recordsOfSeries } from './remote-write-samples.js';
 import type { RemoteWriteVersion } from './remote-write-series.js';
-import { seriesOfV1, seriesOfV2 } from './remote-write-series.js';
-import { uncompressSnappy } from './snappy-block.js';
-
-const UNCOMPRESSED_LIMIT = 64 * 1024 * 1024;
 
 /** the `proto=` values of the Content-Type and the message each selects */
 export const REMOTE_WRITE_PROTOS: Record<string, RemoteWriteVersion> = {
@@ -69,6 +67,9 @@ export class RemoteWriteDecoder implements HttpIngestDecoder {
   readonly source = 'metrics' as const;
   private readonly names = new PrometheusNameMapper();
 
+  /** with a pool, protobuf bodies are decoded in its worker threads (decodeAsync); name mapping stays here */
+  constructor(private readonly pool?: RemoteWriteDecodePool) {}
+
   checkMedia(contentType: string, contentEncoding: string, params?: Readonly<Record<string, string>>): UnsupportedMedia | undefined {
     if (contentType === 'application/json') {
       return contentEncoding === '' || contentEncoding === 'identity' ? undefined : { unsupported: `Content-Encoding ${contentEncoding} is not accepted for the JSON form` };
@@ -86,9 +87,17 @@ export class RemoteWriteDecoder implements HttpIngestDecoder {
 
   decode(request: IngestRequest): IngestResult {
     if (request.contentType === 'application/json') return this.decodeJson(request.body);
-    const raw = uncompressSnappy(request.body, UNCOMPRESSED_LIMIT);
-    const series = versionOf(request.contentTypeParams) === 'v2' ? seriesOfV2(raw) : seriesOfV1(raw);
-    return answer(recordsOfSeries(series, this.names, request.timeWindow));
+    return answer(recordsOfSeries(seriesOfBody(request.body, this.requestVersion(request)), this.names, request.timeWindow));
+  }
+
+  async decodeAsync(request: IngestRequest): Promise<IngestResult> {
+    if (this.pool === undefined || request.contentType === 'application/json') return this.decode(request);
+    const ids = await this.pool.identify(request.body, this.requestVersion(request), request.timeWindow);
+    return answer(mapIdentified(ids, this.names));
+  }
+
+  private requestVersion(request: IngestRequest): RemoteWriteVersion {
+    return versionOf(request.contentTypeParams) ?? 'v1'; // checkMedia refused any other proto=
   }
 
   private decodeJson(body: Buffer): IngestResult {

@@ -4,8 +4,8 @@
  * The OTLP/HTTP listener reports them in partial_success so a sender that wrote its times in the
  * wrong unit (milliseconds read as nanoseconds land in 1970) is told, not silently dropped.
  */
-import type { DecodedBatch } from '../../model/records.js';
-import { FUTURE_TOLERANCE_MS, RAW_RETENTION_MS } from '../../pipeline/ingest-pipeline.js';
+import type { DecodedBatch } from '../model/records.js';
+import { FUTURE_TOLERANCE_MS, RAW_RETENTION_MS } from './ingest-pipeline.js';
 
 export function countOutsideTimeWindow(batch: DecodedBatch, nowMs: number): number {
   const oldest = nowMs - RAW_RETENTION_MS;
