@@ -70,6 +70,15 @@ describe('decision: the band decider (hysteresis, dwell, one event per episode)'
     expect(run(e, [3, 3, 6, 6, 6, 3, 3], { corroborated: true }).map((s) => s.band).at(-1)).to.equal('critical');
   });
 
+  it('a critical level-and-trend verdict corroborates FusedR: warning, then emergency directly', () => {
+    const d = new BandDecider(config);
+    const steps = [...run(d, [6, 6], { corroborated: false }), ...run(d, [6, 6], { corroborated: false, floor: 2 }, 30_000)];
+    // steps 0-1: metric evidence alone, a warning (soloSteps 1, 2 < 4). Steps 2-3 with the verdict:
+    // raw 3 at both, emergency after the 2-step dwell. Were the verdict only a floor, step 2 (soloSteps
+    // 3, still capped) would be raw 2 and the lowest band held over the dwell would make it critical
+    expect(steps.map((s) => s.event?.type ?? null)).to.deep.equal([null, 'warning', null, 'emergency']);
+  });
+
   it('a step may carry its own single-source dwell (alerts.single_source_emergency_minutes of the service)', () => {
     const d = new BandDecider(config);
     // 0: metric evidence alone is announced as it is, after the usual 2-step dwell
