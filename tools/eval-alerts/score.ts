@@ -21,6 +21,8 @@ export interface WorkloadResult {
   criticalAnomalies: number;
   criticalAnomaliesByMetric: Record<string, number>;
   actions: number;
+  /** every band event of the workload: type, FusedR and hours after the run's start */
+  events?: { type: string; fusedR: number; hours: number }[];
   /** failing workloads only */
   failure?: FailureResult;
   /** NAB replays only */
@@ -79,6 +81,7 @@ export function scoreRun(run: SeedRun): WorkloadResult[] {
       criticalAnomalies: [...anomalies.values()].reduce((a, b) => a + b, 0),
       criticalAnomaliesByMetric: Object.fromEntries(anomalies),
       actions: [...run.collector.actions.values()].filter((a) => a.workload === s.name).length,
+      events: events.map((e) => ({ type: e.type, fusedR: Math.round(e.fusedR * 100) / 100, hours: Math.round((e.timeMs - run.startMs) / 36_000) / 100 })),
     };
     if (s.failure !== null) {
       const onsetMs = at(s.failure.onsetBucket);

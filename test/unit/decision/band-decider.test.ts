@@ -59,6 +59,26 @@ describe('decision: the band decider (hysteresis, dwell, one event per episode)'
     expect(run(f, [6, 6, 6, 3.9, 6, 6, 6], { corroborated: false }).every((s) => s.band !== 'critical' && s.band !== 'emergency')).to.equal(true);
   });
 
+  it('an episode announced critical becomes emergency only after soloDwellSteps (4) in the emergency band, even corroborated', () => {
+    const d = new BandDecider(config);
+    // critical at step 1; FusedR 6 from step 2: emergency steps 2, 3, 4, 5 → the 4th (step 5) lifts
+    // the cap, the 2-step dwell announces emergency at step 6 (without the rule: at step 3)
+    const steps = run(d, [3, 3, 6, 6, 6, 6, 6, 6], { corroborated: true });
+    expect(steps.map((s) => s.event?.type ?? null)).to.deep.equal([null, 'critical', null, null, null, null, 'emergency', null]);
+    // a brief peak (3 steps) leaves it critical
+    const e = new BandDecider(config);
+    expect(run(e, [3, 3, 6, 6, 6, 3, 3], { corroborated: true }).map((s) => s.band).at(-1)).to.equal('critical');
+  });
+
+  it('a critical level-and-trend verdict corroborates FusedR: warning, then emergency directly', () => {
+    const d = new BandDecider(config);
+    const steps = [...run(d, [6, 6], { corroborated: false }), ...run(d, [6, 6], { corroborated: false, floor: 2 }, 30_000)];
+    // steps 0-1: metric evidence alone, a warning (soloSteps 1, 2 < 4). Steps 2-3 with the verdict:
+    // raw 3 at both, emergency after the 2-step dwell. Were the verdict only a floor, step 2 (soloSteps
+    // 3, still capped) would be raw 2 and the lowest band held over the dwell would make it critical
+    expect(steps.map((s) => s.event?.type ?? null)).to.deep.equal([null, 'warning', null, 'emergency']);
+  });
+
   it('a step may carry its own single-source dwell (alerts.single_source_emergency_minutes of the service)', () => {
     const d = new BandDecider(config);
     // 0: metric evidence alone is announced as it is, after the usual 2-step dwell

@@ -8,6 +8,7 @@ import type { RuptureState } from '../contract.js';
 import { BandDecider, bandDeciderSchema, type Decision } from './band-decider.js';
 import { ChangeEnvelope, changeEnvelopeSchema } from './change-envelope.js';
 import { LevelHold, levelHoldSchema } from './level-hold.js';
+import { DEPARTURES, LevelDeparture, levelDepartureSchema } from './level-departure.js';
 import { LevelTrend, levelTrendSchema, type LimitKind, type TrendRank } from './level-trend.js';
 import { DEFAULT_SLOPE_GATE, gatedSlopeRatio } from './slope-significance.js';
 
@@ -17,6 +18,8 @@ export const alertDecisionSchema = z.object({
   hold: levelHoldSchema,
   /** absent in states saved before the level-trend rule */
   trends: z.record(z.string(), levelTrendSchema).optional(),
+  /** absent in states saved before the level-departure rule */
+  departures: z.record(z.string(), levelDepartureSchema).optional(),
 });
 export type AlertDecisionState = z.infer<typeof alertDecisionSchema>;
 
@@ -39,6 +42,7 @@ export class AlertDecision {
   private envelope = new ChangeEnvelope();
   private hold = new LevelHold();
   private trends = new Map<string, LevelTrend>();
+  private departures = new Map<string, LevelDeparture>();
   /** the inputs' levels of the step (5-minute means) and before it (60-minute means) */
   private readonly levels = new Map<string, number>();
   private readonly levelsBefore = new Map<string, number>();
@@ -75,9 +79,17 @@ export class AlertDecision {
     return d;
   }
 
-  /** the highest level-trend verdict over the inputs of the step (ADR 0011, rule 7) */
+  /** the highest level-trend (ADR 0011, rule 7) or level-departure (rule 8) verdict over the inputs of the step */
   private judgeTrends(timeMs: number, learn: boolean): TrendRank {
     let rank: TrendRank = 0;
+    for (const [input, config] of Object.entries(DEPARTURES)) {
+      let d = this.departures.get(input);
+      if (d === undefined) this.departures.set(input, (d = new LevelDeparture(config)));
+      const level = this.levels.get(input);
+      // judged against the baseline before this step's level is learnt
+      if (level === undefined) d.reset();
+      else if (d.observe(level, this.trends.get(input)?.baseline ?? null)) rank = 2;
+    }
     for (const [input, level] of this.levels) {
       const limit = TREND_LIMITS[input];
       if (limit === undefined) continue;
@@ -91,12 +103,14 @@ export class AlertDecision {
 
   private trendHolding(): boolean {
     for (const t of this.trends.values()) if (t.holding) return true;
+    for (const d of this.departures.values()) if (d.verdict) return true;
     return false;
   }
 
   toJSON(): AlertDecisionState {
     const trends = Object.fromEntries([...this.trends].map(([k, t]) => [k, t.toJSON()]));
-    return { decider: this.decider.toJSON(), envelope: this.envelope.toJSON(), hold: this.hold.toJSON(), trends };
+    const departures = Object.fromEntries([...this.departures].map(([k, d]) => [k, d.toJSON()]));
+    return { decider: this.decider.toJSON(), envelope: this.envelope.toJSON(), hold: this.hold.toJSON(), trends, departures };
   }
 
   static fromJSON(state: unknown): AlertDecision {
@@ -108,6 +122,10 @@ export class AlertDecision {
     for (const [input, t] of Object.entries(s.trends ?? {})) {
       const limit = TREND_LIMITS[input];
       if (limit !== undefined) a.trends.set(input, LevelTrend.fromJSON(t, limit));
+    }
+    for (const [input, d] of Object.entries(s.departures ?? {})) {
+      const config = DEPARTURES[input];
+      if (config !== undefined) a.departures.set(input, LevelDeparture.fromJSON(d, config));
     }
     return a;
   }

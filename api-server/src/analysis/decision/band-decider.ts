@@ -7,7 +7,10 @@
  * - Corroboration: above warning only when a second source agrees (`corroborated`: a log burst
  *   that passes the minimum counts, or traceR ≥ 1); metric evidence alone is at most a warning,
  *   unless FusedR has stayed in the emergency band (≥ 4.0) for `soloDwellSteps` consecutive steps:
- *   a rupture that strong and that long is told as it is, even from one source.
+ *   a rupture that strong and that long is told as it is, even from one source. An episode already
+ *   announced critical becomes emergency on the same condition (corroborated or not): one band
+ *   change fewer when a failure told as critical peaks briefly. A critical level-and-trend verdict
+ *   counts as the second source (another method agrees): FusedR is then told as it is.
  * - Within an episode the band only rises: no event for a fall from critical to warning.
  * - Recovery: FusedR below `recoverBelow` (under the 1.5 edge: hysteresis) for `dwellRecoverSteps`
  *   consecutive steps, and no input held away from its level before the episode (`held`), then one
@@ -28,7 +31,7 @@ export interface DeciderConfig {
   dwellRecoverSteps: number;
 }
 
-export const DEFAULT_DECIDER: DeciderConfig = { dwellUpSteps: 2, soloDwellSteps: 24, recoverBelow: 1.0, dwellRecoverSteps: 20 };
+export const DEFAULT_DECIDER: DeciderConfig = { dwellUpSteps: 2, soloDwellSteps: 24, recoverBelow: 1.0, dwellRecoverSteps: 60 };
 
 const BANDS: readonly Band[] = ['normal', 'warning', 'critical', 'emergency'];
 
@@ -85,9 +88,13 @@ export class BandDecider {
     const s = this.s;
     const fused = bandRank(bandOf(input.fusedR));
     s.soloSteps = fused === 3 && !input.quiet ? s.soloSteps + 1 : 0;
-    const alone = input.corroborated === false && s.soloSteps < (input.soloDwellSteps ?? this.config.soloDwellSteps);
-    const raw = Math.max(Math.min(fused, alone ? 1 : 3), input.floor ?? 0);
+    const solo = input.soloDwellSteps ?? this.config.soloDwellSteps;
+    // a critical level-and-trend verdict (the floor) is a second method that agrees with FusedR
+    const alone = input.corroborated === false && (input.floor ?? 0) < 2 && s.soloSteps < solo;
     const announced = bandRank(s.band);
+    let raw = Math.max(Math.min(fused, alone ? 1 : 3), input.floor ?? 0);
+    // an episode told as critical becomes emergency only once FusedR has held that band for the solo dwell
+    if (raw === 3 && announced === 2 && s.soloSteps < solo) raw = 2;
     let event: BandEvent | null = null;
     if (input.quiet) {
       s.upSteps = 0;

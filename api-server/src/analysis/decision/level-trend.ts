@@ -122,6 +122,12 @@ export class LevelTrend {
     return this.s.rank > 0 || this.s.climbing;
   }
 
+  /** the learnt baseline of the 5-minute means (null until `minLearnt` of them were learnt) */
+  get baseline(): { mean: number; spread: number } | null {
+    if (this.s.learnt < this.config.minLearnt) return null;
+    return { mean: this.s.mean, spread: Math.sqrt(this.s.variance) };
+  }
+
   /**
    * the input's 5-minute mean at `timeMs`; judged once per slot. `learn`: the workload is normal
    * (the baseline learns only then, and only while the input is not climbing away from it)
