@@ -22,7 +22,8 @@
  * Persistence replays the last 300 points for the §5.6 methods and saves the novelty state whole
  * (its profiles span a week). Non-finite input is ignored.
  */
-import { SeriesEnsemble, replayPoints } from '../ensemble/series-ensemble.js';
+import { SeriesEnsemble } from '../ensemble/series-ensemble.js';
+import { replayPoints } from '../ensemble/replay-points.js';
 import {
   BURST_LINE,
   BURST_POINTS,

@@ -1,2 +1,3 @@
-export { MODEL_NAMES, SeriesEnsemble, replayPoints } from './series-ensemble.js';
+export { MODEL_NAMES, SeriesEnsemble } from './series-ensemble.js';
+export { replayPoints } from './replay-points.js';
 export type { EnsembleState, ForecastOutput, ModelName } from './series-ensemble.js';

@@ -18,6 +18,7 @@ import { LINE_POINTS, lineNextPointAt } from '../regression/line-slots.js';
 import { errorCount, errorMae, errorMse, errorNextAt, errorPush, errorPushZeros, errorSigma } from './error-slots.js';
 import { atZeroPoint, countZeroRun, zeroPointReached } from './zero-point.js';
 import { sortedAt, sortedCount, sortedMiddleAt, sortedNextRingAt } from './sorted-slots.js';
+import { replayPoints } from './replay-points.js';
 import {
   ariNewestAt,
   ariPredict,
@@ -393,12 +394,4 @@ function reweigh(d: Float64Array): void {
     sum += w;
   }
   for (let m = 0; m < MODEL_COUNT; m += 1) d[WEIGHTS + m] = (d[WEIGHTS + m] as number) / sum;
-}
-
-/** Validates a persisted `{points: [[x, y], ...]}`; anything else restores nothing. */
-export function replayPoints(state: unknown): [number, number][] {
-  if (typeof state !== 'object' || state === null || !Array.isArray((state as { points?: unknown }).points)) return [];
-  return ((state as { points: unknown[] }).points).filter(
-    (p): p is [number, number] => Array.isArray(p) && p.length === 2 && Number.isFinite(p[0]) && Number.isFinite(p[1]),
-  );
 }
