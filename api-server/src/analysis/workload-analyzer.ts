@@ -59,8 +59,9 @@ import { RuptureEpisodeTracker } from './episodes/rupture-episode.js';
 import { primaryPipeline, topFactor } from './explain/top-factor.js';
 import { buildNarrative } from './explain/narrative.js';
 import { diagnose, type Diagnosis } from './explain/diagnosis.js';
-import { dependencyEdges, lineTrend, recentDeploy, seriesTrend, uptimeResets } from './explain/diagnosis-inputs.js';
-import { earliestInputEta, failureEta, TREND_INPUTS, trendSlope } from './explain/failure-eta.js';
+import { lineTrend, recentDeploy, seriesTrend, uptimeResets } from './explain/diagnosis-inputs.js';
+import { DownstreamHistory } from './explain/downstream-history.js';
+import { earliestInputEta, etaSlope, failureEta, TREND_INPUTS } from './explain/failure-eta.js';
 import { recommendationFor } from './explain/recommendation-rules.js';
 import { contextEventLines } from './explain/context-lines.js';
 import { parseWorkloadState, type WorkloadState } from './workload-state.js';
@@ -216,6 +217,8 @@ export class WorkloadAnalyzer {
   private lastCalibrationSteps = 0;
   /** the open rupture's ETA in minutes that replaced the health forecast's, null outside one */
   private lastCriticalEta: number | null = null;
+  /** the downstream edges' error shares over time: a dependency is judged against its own baseline */
+  private downstream = new DownstreamHistory();
   /** the core's bookkeeping: its weight-table version these weights were resolved at, and the first sample time */
   weightsVersion = -1;
   weights: Readonly<HealthWeights> = DEFAULT_HEALTH_WEIGHTS;
@@ -381,6 +384,7 @@ export class WorkloadAnalyzer {
       }
     }
     const graphContagion = env.graph.contagionInto(this.name, tStep);
+    this.downstream.observe(env.graph.edgesFrom(this.name, tStep), tStep);
 
     // §3 per-pod signals, aggregated (the context object is shared: PodKpi reads it during the call only)
     const ctx = POD_CONTEXT;
@@ -612,7 +616,7 @@ export class WorkloadAnalyzer {
     }
     return earliestInputEta(inputs, (name) => {
       const t = seriesTrend(name, this.series.ensemble(name));
-      return t === null ? Number.NaN : trendSlope(t.burstSlopePerSecond, t.slopePerSecond);
+      return t === null ? Number.NaN : etaSlope(t);
     });
   }
 
@@ -933,7 +937,7 @@ export class WorkloadAnalyzer {
       requestRate: lineTrend('request_rate', this.series.ensemble('request_rate')),
       restarts: seriesTrend('restarts', this.series.ensemble('restarts'), true),
       uptimeResets: uptimeResets(this.series.ensemble('uptime')),
-      downstream: dependencyEdges(env.graph.edgesFrom(this.name, nowMs)),
+      downstream: this.downstream.read(nowMs),
       deploy: recentDeploy(env.contextEvents, this.key, openedAtMs, nowMs),
       primaryMetric,
     });

@@ -1,0 +1,94 @@
+/**
+ * The error share of each downstream call edge of one workload, recent against its own history.
+ * Pure: the analysis passes the trace graph's edges out of the workload and the step time.
+ *
+ * The trace graph keeps each edge's calls and errors cumulated since the edge appeared (hours
+ * for a steady caller), so its error rate moves slowly and a fixed threshold on it names a
+ * dependency late or never. Here the cumulated counts are sampled once a step; the difference
+ * between now and 5 min ago is the edge's **recent** share, the difference between 5 min ago and
+ * the oldest kept sample (≤ 60 min) its **baseline**. A count that went down (the graph dropped
+ * and re-created the edge) starts the edge's history again.
+ *
+ * State bound: ≤ MAX_EDGES edges (the least recently seen goes), ≤ one sample per 15 s of sample
+ * time per edge, none older than the history span.
+ */
+import type { ServiceEdge } from '../traces/service-graph.js';
+import type { DependencyEdge } from './diagnosis.js';
+
+export const RECENT_MS = 5 * 60_000;
+export const HISTORY_MS = 60 * 60_000;
+const SAMPLE_EVERY_MS = 15_000;
+const MAX_EDGES = 32;
+
+interface Sample {
+  t: number;
+  calls: number;
+  errors: number;
+}
+
+export class DownstreamHistory {
+  private readonly edges = new Map<string, Sample[]>();
+
+  /** records the edges' cumulated counts at `nowMs` (non-finite times and counts are ignored) */
+  observe(edges: readonly Pick<ServiceEdge, 'to' | 'calls' | 'errors'>[], nowMs: number): void {
+    if (!Number.isFinite(nowMs)) return;
+    for (const e of edges) {
+      if (!Number.isFinite(e.calls) || !Number.isFinite(e.errors) || e.calls < 0 || e.errors < 0) continue;
+      let list = this.edges.get(e.to);
+      const last = list?.[list.length - 1];
+      if (list === undefined || (last !== undefined && (e.calls < last.calls || e.errors < last.errors || nowMs < last.t))) {
+        if (list === undefined && this.edges.size >= MAX_EDGES) this.dropStalest();
+        list = [];
+        this.edges.set(e.to, list);
+      }
+      const sample = { t: nowMs, calls: e.calls, errors: e.errors };
+      // within one sampling interval of the sample before it, the newest counts replace the last sample
+      if (list.length >= 2 && nowMs - list[list.length - 2]!.t < SAMPLE_EVERY_MS) list[list.length - 1] = sample;
+      else list.push(sample);
+      let drop = 0;
+      while (drop < list.length - 1 && nowMs - list[drop]!.t > HISTORY_MS) drop += 1;
+      if (drop > 0) list.splice(0, drop);
+    }
+  }
+
+  /**
+   * Each edge with its recent share (the last 5 min) and its baseline (the history before them);
+   * an edge whose history is shorter than 5 min has its whole history as recent and no baseline.
+   */
+  read(nowMs: number): DependencyEdge[] {
+    const out: DependencyEdge[] = [];
+    for (const [service, list] of this.edges) {
+      const last = list[list.length - 1];
+      if (last === undefined || nowMs - last.t > RECENT_MS) continue;
+      const first = list[0]!;
+      // the newest sample at least 5 min old splits recent from baseline
+      let split = first;
+      for (const s of list) if (last.t - s.t >= RECENT_MS) split = s;
+      const calls = last.calls - split.calls;
+      const errors = last.errors - split.errors;
+      const baseCalls = split.calls - first.calls;
+      const baseErrors = split.errors - first.errors;
+      out.push({
+        service,
+        errorRate: calls > 0 ? errors / calls : 0,
+        calls,
+        baselineErrorRate: baseCalls > 0 ? baseErrors / baseCalls : null,
+        baselineCalls: baseCalls,
+      });
+    }
+    return out.sort((a, b) => (a.service < b.service ? -1 : a.service > b.service ? 1 : 0));
+  }
+
+  private dropStalest(): void {
+    let stalest: string | null = null;
+    let t = Number.POSITIVE_INFINITY;
+    for (const [service, list] of this.edges) {
+      const seen = list[list.length - 1]?.t ?? Number.NEGATIVE_INFINITY;
+      if (seen < t) {
+        t = seen;
+        stalest = service;
+      }
+    }
+    if (stalest !== null) this.edges.delete(stalest);
+  }
+}
