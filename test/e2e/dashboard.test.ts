@@ -194,10 +194,16 @@ describe('dashboard in headless Chromium against the real service', function () 
     // one metric sample of a new workload: its first analysis step stores one history point
     const sent = Date.now();
     expect((await svc.post('/v1/metrics', otlpMetrics({ namespace: 'demo', deployment: 'lone' }, { 'process.cpu.utilization': [[sent, 0.2]] }), svc.otlp)).status).to.equal(200);
-    await eventually(async () => ((await svc.get('/history/demo/Deployment/lone')).status === 200 ? true : undefined), 60_000, 'the lone workload\'s first snapshot');
+    // the snapshot comes first, the stored point when its bucket closes (~15 s later)
+    const stored = async (): Promise<number | undefined> => {
+      const r = await svc.get('/history/demo/Deployment/lone');
+      return r.status === 200 ? (r.body as { points: unknown[] }).points.length : undefined;
+    };
+    await eventually(async () => ((await stored()) === 1 ? true : undefined), 90_000, 'the lone workload\'s one history point');
     await page.evaluate('window.location.hash = "#/w/demo/Deployment/lone"');
     await page.getByRole('heading', { name: 'lone' }).waitFor();
-    await page.locator('.legend').filter({ hasText: /· 1 points/ }).waitFor({ timeout: 30_000 });
+    // the page polls the history every 15 s
+    await page.locator('.legend').filter({ hasText: /· 1 points/ }).waitFor({ timeout: 60_000 });
     const chart = page.locator('.chart');
     const axis = async (): Promise<{ min: number; max: number; ticks: number[]; labels: string[] }> => {
       const [min, max, ticks, labels] = await Promise.all(['data-x-min', 'data-x-max', 'data-x-ticks', 'data-x-labels'].map(async (a) => (await chart.getAttribute(a)) ?? ''));
