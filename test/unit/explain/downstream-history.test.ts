@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { DownstreamHistory, HISTORY_MS, RECENT_MS } from '../../../api-server/src/analysis/explain/downstream-history.js';
+import { DownstreamHistory, HISTORY_MS, QUIET_MS, RECENT_MS } from '../../../api-server/src/analysis/explain/downstream-history.js';
 
 const MIN = 60_000;
 
@@ -32,6 +32,24 @@ describe('downstream history: an edge\'s recent error share against its own base
     h.observe([{ to: 'a', calls: 5, errors: 5 }], 3 * MIN);
     h.observe([{ to: 'a', calls: 25, errors: 5 }], 4 * MIN);
     expect(h.read(4 * MIN)[0]).to.include({ calls: 20, errorRate: 0 });
+  });
+
+  it('an edge that went quiet keeps the share of its last 5 min of calls, for up to 10 min', () => {
+    const h = new DownstreamHistory();
+    // 10 calls a minute for 30 min, none failing, then 5 min of 8 in 10 failing, then no call at all
+    let calls = 0;
+    let errors = 0;
+    for (let m = 0; m <= 45; m++) {
+      if (m > 0 && m <= 35) {
+        calls += 10;
+        errors += m > 30 ? 8 : 0;
+      }
+      h.observe([{ to: 'store', calls, errors }], m * MIN);
+    }
+    // at 45 min: the last call was at 35 min; recent = minutes 31..35 (50 calls, 40 errors), baseline = minutes 1..30
+    expect(h.read(45 * MIN)).to.deep.equal([{ service: 'store', errorRate: 0.8, calls: 50, baselineErrorRate: 0, baselineCalls: 300 }]);
+    h.observe([{ to: 'store', calls, errors }], 35 * MIN + QUIET_MS + 1);
+    expect(h.read(35 * MIN + QUIET_MS + 1)).to.deep.equal([]);
   });
 
   it('keeps one sample per 15 s and nothing older than an hour; an edge unseen for 5 min is not read', () => {

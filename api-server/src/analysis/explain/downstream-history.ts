@@ -6,8 +6,9 @@
  * for a steady caller), so its error rate moves slowly and a fixed threshold on it names a
  * dependency late or never. Here the cumulated counts are sampled once a step; the difference
  * between now and 5 min ago is the edge's **recent** share, the difference between 5 min ago and
- * the oldest kept sample (≤ 60 min) its **baseline**. A count that went down (the graph dropped
- * and re-created the edge) starts the edge's history again.
+ * the oldest kept sample (≤ 60 min) its **baseline**. The 5 min end at the edge's last new call:
+ * an edge that went quiet keeps the share of its last calls for up to 10 min. A count that went
+ * down (the graph dropped and re-created the edge) starts the edge's history again.
  *
  * State bound: ≤ MAX_EDGES edges (the least recently seen goes), ≤ one sample per 15 s of sample
  * time per edge, none older than the history span.
@@ -17,6 +18,8 @@ import type { DependencyEdge } from './diagnosis.js';
 
 export const RECENT_MS = 5 * 60_000;
 export const HISTORY_MS = 60 * 60_000;
+/** an edge without a new call for this long is not read (the trace graph forgets it after 10 min) */
+export const QUIET_MS = 10 * 60_000;
 const SAMPLE_EVERY_MS = 15_000;
 const MAX_EDGES = 32;
 
@@ -52,18 +55,25 @@ export class DownstreamHistory {
   }
 
   /**
-   * Each edge with its recent share (the last 5 min) and its baseline (the history before them);
-   * an edge whose history is shorter than 5 min has its whole history as recent and no baseline.
+   * Each edge with its recent share (the 5 min up to its last new call) and its baseline (the
+   * history before them); an edge whose history is shorter than 5 min has its whole history as
+   * recent and no baseline. Edges not sampled in the last 5 min, or without a call in the last
+   * 10 min, are left out.
    */
   read(nowMs: number): DependencyEdge[] {
     const out: DependencyEdge[] = [];
     for (const [service, list] of this.edges) {
-      const last = list[list.length - 1];
-      if (last === undefined || nowMs - last.t > RECENT_MS) continue;
+      if (list.length === 0 || nowMs - list[list.length - 1]!.t > RECENT_MS) continue;
+      // the recent 5 min end at the edge's last call: an edge that went quiet (its callee stopped
+      // answering, or its spans stopped coming) keeps the share of its last calls, up to QUIET_MS
+      let end = list.length - 1;
+      while (end > 0 && list[end]!.calls === list[end - 1]!.calls) end -= 1;
+      const last = list[end]!;
+      if (nowMs - last.t > QUIET_MS) continue;
       const first = list[0]!;
-      // the newest sample at least 5 min old splits recent from baseline
+      // the newest sample at least 5 min older than the last call splits recent from baseline
       let split = first;
-      for (const s of list) if (last.t - s.t >= RECENT_MS) split = s;
+      for (let i = 0; i <= end; i++) if (last.t - list[i]!.t >= RECENT_MS) split = list[i]!;
       const calls = last.calls - split.calls;
       const errors = last.errors - split.errors;
       const baseCalls = split.calls - first.calls;
