@@ -137,6 +137,24 @@ describe('diagnosis: the input that moved', () => {
     expect(diagnose({ ...early, trends: [trend('memory', 0.1, 0.16, 15), trend('cpu', 0.2, 0.29, 15)] }).kind).to.equal('undetermined');
   });
 
+  it('a noisy input whose latest sample fell back still counts the rise of its robust line', () => {
+    // error rate trough 1 %, latest sample 4 % (rise 0.03: score 0.6), but its Theil-Sen line rises 14 %/h over a 30-min climb: 0.07, score 1.4
+    const noisy: InputTrend = { input: 'error_rate', from: 0.01, to: 0.04, spanSeconds: 2400, slopePerSecond: 0.03 / 2400, burstSlopePerSecond: -1e-5, robustSlopePerSecond: 0.14 / 3600 };
+    const d = diagnose(input({ trends: [flat('memory', 0.4), flat('cpu', 0.3), flat('latency', 0.1), noisy] }));
+    expect(d).to.include({ kind: 'error-creep', factor: 'error_rate' });
+    // the ETA takes the robust slope: (0.25 − 0.04) / (0.14/3600) = 5400 s (floored: 5399.99… in floating point)
+    expect(d.etaSeconds).to.be.within(5399, 5400);
+    expect(diagnose(input({ trends: [{ ...noisy, robustSlopePerSecond: Number.NaN }] })).kind).to.equal('undetermined');
+  });
+
+  it('an input pinned at its failure edge for the whole window is named when nothing rose', () => {
+    // latency at its 600 ms ceiling for the hour: the trough is the latest value, no rise, ETA now
+    const d = diagnose(input({ trends: [flat('memory', 0.4), flat('cpu', 0.3), flat('latency', 1), flat('error_rate', 0.01)] }));
+    expect(d).to.include({ kind: 'latency-burn', factor: 'latency', etaSeconds: 0 });
+    // below the edge it is not
+    expect(diagnose(input({ trends: [flat('latency', 0.99)] })).kind).to.equal('undetermined');
+  });
+
   it('notes a deploy and rising traffic as context', () => {
     const deploy = { event: 'deploy', description: 'v2.3.1', minutesBefore: 4 };
     const d = diagnose(input({ deploy, trends: [trend('error_rate', 0.01, 0.09, 1800)] }));

@@ -23,6 +23,10 @@
  *    memory → `memory-leak`, cpu → `cpu-saturation`, latency → `latency-burn`, error_rate →
  *    `error-creep`. Before that order: memory or cpu that rose and stands at ≥ 0.9 of its limit is
  *    the cause whatever rose faster after it (a leak's out-of-memory errors, a pinned CPU's latency).
+ *    The rise counted is the larger of (now − trough) and the rise of the input's Theil-Sen line
+ *    over its recent climb (≤ 30 min), so one low latest sample of a noisy input does not hide it.
+ *    When nothing else names a cause, an input standing at its failure edge (failure-eta.ts) is
+ *    named, risen in the window or not (a latency pinned at its 600 ms ceiling for the hour).
  *
  * `trafficRising`: request_rate rose by ≥ 20 % over its window. `afterDeploy`: a context event
  * naming a deploy, release or rollout happened in the hour before the rupture opened or during it.
@@ -116,6 +120,8 @@ export const DEPENDENCY_Z = 3;
 /** baseline share floor for the standard error (an edge that never failed) */
 const DEPENDENCY_FLOOR = 0.01;
 export const TRAFFIC_RISE = 0.2;
+/** the longest climb a robust rise is counted over (diagnosis-inputs.ts fits the line on it) */
+const CLIMB_SECONDS = 30 * 60;
 
 export function diagnose(input: DiagnosisInput): Diagnosis {
   const trafficRising = input.requestRate !== null && rose(input.requestRate, TRAFFIC_RISE);
@@ -132,7 +138,7 @@ export function diagnose(input: DiagnosisInput): Diagnosis {
   for (const t of input.trends) {
     const swing = SWING[t.input];
     if (swing === undefined || !(t.slopePerSecond > 0)) continue;
-    const s = Math.max(0, fin(t.to) - fin(t.from)) / swing;
+    const s = Math.max(0, fin(t.to) - fin(t.from), robustRise(t)) / swing;
     scores.set(t.input, s);
     if (s > best) best = s;
   }
@@ -141,7 +147,9 @@ export function diagnose(input: DiagnosisInput): Diagnosis {
   const saturated = order.find((name) => (name === 'memory' || name === 'cpu') && (scores.get(name) ?? 0) > 0 && fin(input.trends.find((t) => t.input === name)?.to ?? 0) >= SATURATED);
   // a rupture can open before any input moved a whole swing: then the input whose slope broke away (metricR's) names it, if it rose
   const early = order.find((name) => name === input.primaryMetric && (scores.get(name) ?? 0) > 0 && scores.get(name) === best);
-  const cause = saturated ?? (best >= 1 ? order.find((name) => (scores.get(name) ?? 0) >= best / 2) : early);
+  // an input standing at its failure edge has failed, risen in the window or not (latency pinned at its ceiling)
+  const atEdge = order.find((name) => fin(input.trends.find((t) => t.input === name)?.to ?? 0) >= FAILURE_EDGES[name]);
+  const cause = saturated ?? (best >= 1 ? order.find((name) => (scores.get(name) ?? 0) >= best / 2) : (early ?? atEdge));
   const failing = worstEdge(input.downstream);
   if (failing !== null && (cause === undefined || cause === 'latency' || cause === 'error_rate' || explainsErrors(failing, input.trends))) {
     const before = failing.baselineErrorRate === null ? '' : `; ${pct1(failing.baselineErrorRate)} % before`;
@@ -178,6 +186,15 @@ export function trendLine(t: InputTrend): string {
     return `latency ${ms(t.from)} ms → ${ms(t.to)} ms in ${duration(t.spanSeconds)}, ${sign}${ms(Math.abs(rate))} ms/h`;
   }
   return `${label} ${pct(t.from)} % → ${pct(t.to)} % in ${duration(t.spanSeconds)}, ${sign}${pct(Math.abs(rate))} %/h`;
+}
+
+/**
+ * The rise of the input's robust (Theil-Sen) line over its recent climb (≤ 30 min): a noisy
+ * latest sample does not hide a rise the line shows. 0 without a rising line.
+ */
+function robustRise(t: InputTrend): number {
+  const r = t.robustSlopePerSecond;
+  return Number.isFinite(r) && r > 0 ? r * Math.min(CLIMB_SECONDS, Math.max(0, fin(t.spanSeconds))) : 0;
 }
 
 /** the failing edge (rule 2) whose share rose most above its baseline, then most calls, then name */
