@@ -23,15 +23,16 @@ describe('downstream history: an edge\'s recent error share against its own base
     expect(RECENT_MS).to.equal(5 * MIN);
   });
 
-  it('an edge younger than 5 min is all recent, with no baseline; a count that went down starts again', () => {
+  it('an edge younger than 5 min is all recent, with no baseline; a count that went down counts on', () => {
     const h = new DownstreamHistory();
     h.observe([{ to: 'a', calls: 10, errors: 0 }], 0);
     h.observe([{ to: 'a', calls: 40, errors: 6 }], 2 * MIN);
     expect(h.read(2 * MIN)).to.deep.equal([{ service: 'a', errorRate: 0.2, calls: 30, baselineErrorRate: null, baselineCalls: 0 }]);
-    // the graph re-created the edge: counts restart from its new cell
+    // the graph re-created the edge: its 5 calls (5 errors) are new ones, then 20 more without error
     h.observe([{ to: 'a', calls: 5, errors: 5 }], 3 * MIN);
     h.observe([{ to: 'a', calls: 25, errors: 5 }], 4 * MIN);
-    expect(h.read(4 * MIN)[0]).to.include({ calls: 20, errorRate: 0 });
+    // 30 + 5 + 20 = 55 calls since the first sample, 6 + 5 = 11 errors
+    expect(h.read(4 * MIN)[0]).to.include({ calls: 55, errorRate: 0.2 });
   });
 
   it('an edge that went quiet keeps the share of its last 5 min of calls, for up to 10 min', () => {

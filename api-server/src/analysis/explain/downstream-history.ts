@@ -7,8 +7,9 @@
  * dependency late or never. Here the cumulated counts are sampled once a step; the difference
  * between now and 5 min ago is the edge's **recent** share, the difference between 5 min ago and
  * the oldest kept sample (≤ 60 min) its **baseline**. The 5 min end at the edge's last new call:
- * an edge that went quiet keeps the share of its last calls for up to 10 min. A count that went
- * down (the graph dropped and re-created the edge) starts the edge's history again.
+ * an edge that went quiet keeps the share of its last calls for up to 10 min. The history counts
+ * on across a count that went down (the graph dropped and re-created the edge: its new counts are
+ * all new calls), so the baseline keeps the healthy hour.
  *
  * State bound: ≤ MAX_EDGES edges (the least recently seen goes), ≤ one sample per 15 s of sample
  * time per edge, none older than the history span.
@@ -31,6 +32,8 @@ interface Sample {
 
 export class DownstreamHistory {
   private readonly edges = new Map<string, Sample[]>();
+  /** the graph's last counts of each edge (a drop means it re-created the edge) */
+  private readonly raw = new Map<string, { calls: number; errors: number }>();
 
   /** records the edges' cumulated counts at `nowMs` (non-finite times and counts are ignored) */
   observe(edges: readonly Pick<ServiceEdge, 'to' | 'calls' | 'errors'>[], nowMs: number): void {
@@ -39,12 +42,20 @@ export class DownstreamHistory {
       if (!Number.isFinite(e.calls) || !Number.isFinite(e.errors) || e.calls < 0 || e.errors < 0) continue;
       let list = this.edges.get(e.to);
       const last = list?.[list.length - 1];
-      if (list === undefined || (last !== undefined && (e.calls < last.calls || e.errors < last.errors || nowMs < last.t))) {
+      if (list === undefined || (last !== undefined && nowMs < last.t)) {
         if (list === undefined && this.edges.size >= MAX_EDGES) this.dropStalest();
         list = [];
         this.edges.set(e.to, list);
+        this.raw.delete(e.to);
       }
-      const sample = { t: nowMs, calls: e.calls, errors: e.errors };
+      // the counts since the last sample: all of them when the graph re-created the edge (its counts went down)
+      const before = this.raw.get(e.to);
+      const reset = before === undefined || e.calls < before.calls || e.errors < before.errors;
+      const prev = list[list.length - 1];
+      const calls = (prev?.calls ?? 0) + (reset ? (prev === undefined ? 0 : e.calls) : e.calls - before.calls);
+      const errors = (prev?.errors ?? 0) + (reset ? (prev === undefined ? 0 : e.errors) : e.errors - before.errors);
+      this.raw.set(e.to, { calls: e.calls, errors: e.errors });
+      const sample = { t: nowMs, calls, errors };
       // within one sampling interval of the sample before it, the newest counts replace the last sample
       if (list.length >= 2 && nowMs - list[list.length - 2]!.t < SAMPLE_EVERY_MS) list[list.length - 1] = sample;
       else list.push(sample);
@@ -99,6 +110,9 @@ export class DownstreamHistory {
         stalest = service;
       }
     }
-    if (stalest !== null) this.edges.delete(stalest);
+    if (stalest !== null) {
+      this.edges.delete(stalest);
+      this.raw.delete(stalest);
+    }
   }
 }
