@@ -190,6 +190,48 @@ describe('dashboard in headless Chromium against the real service', function () 
     await page.screenshot({ path: join(SHOTS, 'workload.png'), fullPage: true });
   });
 
+  it('the history chart of a workload with exactly one point keeps the selected span ending now on its time axis (an hour, a year)', async () => {
+    // one metric sample of a new workload: its first analysis step stores one history point
+    const sent = Date.now();
+    expect((await svc.post('/v1/metrics', otlpMetrics({ namespace: 'demo', deployment: 'lone' }, { 'process.cpu.utilization': [[sent, 0.2]] }), svc.otlp)).status).to.equal(200);
+    // the snapshot comes first, the stored point when its bucket closes (~15 s later)
+    const stored = async (): Promise<number | undefined> => {
+      const r = await svc.get('/history/demo/Deployment/lone');
+      return r.status === 200 ? (r.body as { points: unknown[] }).points.length : undefined;
+    };
+    await eventually(async () => ((await stored()) === 1 ? true : undefined), 90_000, 'the lone workload\'s one history point');
+    await page.evaluate('window.location.hash = "#/w/demo/Deployment/lone"');
+    await page.getByRole('heading', { name: 'lone' }).waitFor();
+    // the page polls the history every 15 s
+    await page.locator('.legend').filter({ hasText: /· 1 points/ }).waitFor({ timeout: 60_000 });
+    const chart = page.locator('.chart');
+    const axis = async (): Promise<{ min: number; max: number; ticks: number[]; labels: string[] }> => {
+      const [min, max, ticks, labels] = await Promise.all(['data-x-min', 'data-x-max', 'data-x-ticks', 'data-x-labels'].map(async (a) => (await chart.getAttribute(a)) ?? ''));
+      return { min: Number(min), max: Number(max), ticks: (ticks ?? '').split(',').filter((t) => t !== '').map(Number), labels: (labels ?? '').split('|').filter((l) => l !== '') };
+    };
+    // the x axis and every tick label sit in the hour ending now (uPlot alone would spread one point over years)
+    await eventually(async () => ((await axis()).labels.length >= 2 ? true : undefined), 20_000, 'the hour axis labels');
+    const hour = await axis();
+    const now = Date.now() / 1000;
+    expect(hour.max - hour.min).to.equal(3600);
+    expect(Math.abs(hour.max - now)).to.be.below(120);
+    expect(hour.ticks.length).to.equal(hour.labels.length);
+    for (const t of hour.ticks) expect(t).to.be.within(hour.min, hour.max);
+    for (const l of hour.labels) expect(l).to.match(/^\d\d:\d\d$/);
+    await page.screenshot({ path: join(SHOTS, 'history-one-point.png'), fullPage: true });
+    // a year: the year ending now, labelled with dates of this year or the last (its 1h tier may hold no point yet: the axis is the span's all the same)
+    const spanSelect = page.locator('section[aria-labelledby="history-title"] select');
+    await spanSelect.selectOption('1y');
+    await eventually(async () => ((await axis()).max - (await axis()).min === 8760 * 3600 ? true : undefined), 20_000, 'the year axis');
+    const year = await axis();
+    expect(Math.abs(year.max - Date.now() / 1000)).to.be.below(120);
+    expect(year.labels.length).to.be.at.least(2);
+    for (const t of year.ticks) expect(t).to.be.within(year.min, year.max);
+    const thisYear = new Date().getFullYear();
+    for (const l of year.labels) expect([thisYear - 1, thisYear]).to.include(Number(/(\d{4})$/.exec(l)?.[1]));
+    await spanSelect.selectOption('1h');
+  });
+
   it('approving an action in autopilot changes its state on the page', async () => {
     await page.getByRole('link', { name: 'Actions' }).click();
     await page.getByTestId('edition').filter({ hasText: 'autopilot' }).waitFor();

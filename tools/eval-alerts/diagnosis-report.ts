@@ -20,7 +20,7 @@ export const EXPECTED: Record<string, { factor: string; action: string }> = {
 interface NarrativeView {
   top_factor?: string;
   ttf_seconds?: number;
-  diagnosis?: { eta_basis?: string } | null;
+  diagnosis?: { eta_basis?: string; kind?: string } | null;
   recommendation?: { type: string; params: Record<string, unknown> } | null;
 }
 
@@ -34,6 +34,8 @@ export interface CheckpointReading {
   action: string | null;
   /** predicted minutes to failure, null without an estimate */
   etaMinutes: number | null;
+  /** why there is no estimate (null with one): `no rupture, no input trend` or `<diagnosis kind>: no trend` */
+  missing: string | null;
 }
 
 /** `type` or `type:reason` for alerts (the reason says which alert) */
@@ -49,7 +51,9 @@ export function readCheckpoint(c: Checkpoint): CheckpointReading {
   let eta: number | null = null;
   if (n !== null && n.diagnosis !== undefined && n.diagnosis !== null && n.diagnosis.eta_basis !== 'none' && typeof n.ttf_seconds === 'number') eta = n.ttf_seconds / 60;
   else if (s?.health_forecast?.critical_eta_minutes !== undefined && s.health_forecast.critical_eta_minutes > 0) eta = s.health_forecast.critical_eta_minutes;
-  return { minutesBefore: c.minutesBefore, topFactor: n?.top_factor ?? null, action: actionLabel(n?.recommendation), etaMinutes: eta };
+  let missing: string | null = null;
+  if (eta === null) missing = n === null ? 'no rupture, no input trend' : `${n.diagnosis?.kind ?? 'no diagnosis'}: no trend`;
+  return { minutesBefore: c.minutesBefore, topFactor: n?.top_factor ?? null, action: actionLabel(n?.recommendation), etaMinutes: eta, missing };
 }
 
 function matches(expected: string, got: string | null): boolean {
@@ -66,6 +70,10 @@ export interface KindRow {
   actions: string[];
   /** median absolute ETA error (minutes) and how many had an estimate, at 60/30/15 min */
   eta: Record<60 | 30 | 15, { median: number | null; n: number; of: number }>;
+  /** where the error comes from: per workload `s<seed> e60/e30/e15`, the signed error (predicted − actual minutes, + late) or `·` without an estimate */
+  etaCells: string[];
+  /** why readings at 60/30/15 min had no estimate, with counts */
+  missing: Record<string, number>;
 }
 
 const median = (xs: number[]): number | null => {
@@ -86,7 +94,7 @@ export function diagnosisRows(workloads: readonly WorkloadResult[]): KindRow[] {
   const rows: KindRow[] = [];
   for (const [kind, ws] of groups) {
     const expected = EXPECTED[kind];
-    const row: KindRow = { kind, workloads: ws.length, factorRight: 0, actionRight: 0, factors: [], actions: [], eta: { 60: { median: null, n: 0, of: 0 }, 30: { median: null, n: 0, of: 0 }, 15: { median: null, n: 0, of: 0 } } };
+    const row: KindRow = { kind, workloads: ws.length, factorRight: 0, actionRight: 0, factors: [], actions: [], eta: { 60: { median: null, n: 0, of: 0 }, 30: { median: null, n: 0, of: 0 }, 15: { median: null, n: 0, of: 0 } }, etaCells: [], missing: {} };
     const errors: Record<60 | 30 | 15, number[]> = { 60: [], 30: [], 15: [] };
     for (const w of ws) {
       const readings = w.failure!.checkpoints.map(readCheckpoint);
@@ -95,12 +103,24 @@ export function diagnosisRows(workloads: readonly WorkloadResult[]): KindRow[] {
       row.actions.push(j?.action ?? '-');
       if (expected !== undefined && j !== undefined && matches(expected.factor, j.topFactor)) row.factorRight += 1;
       if (expected !== undefined && j !== undefined && matches(expected.action, j.action)) row.actionRight += 1;
+      const cell: string[] = [];
       for (const m of [60, 30, 15] as const) {
         const r = readings.find((x) => x.minutesBefore === m);
-        if (r === undefined) continue;
+        if (r === undefined) {
+          cell.push('?');
+          continue;
+        }
         row.eta[m].of += 1;
-        if (r.etaMinutes !== null) errors[m].push(Math.abs(r.etaMinutes - m));
+        if (r.etaMinutes !== null) {
+          errors[m].push(Math.abs(r.etaMinutes - m));
+          cell.push(signed(r.etaMinutes - m));
+        } else {
+          cell.push('·');
+          const why = r.missing ?? '';
+          row.missing[why] = (row.missing[why] ?? 0) + 1;
+        }
       }
+      row.etaCells.push(`s${w.seed} ${cell.join('/')}`);
     }
     for (const m of [60, 30, 15] as const) {
       row.eta[m].n = errors[m].length;
@@ -128,8 +148,15 @@ export function diagnosisTable(rows: readonly KindRow[]): string[] {
       ].join(' '),
     );
   }
+  out.push('', 'ETA per workload, predicted − actual minutes at @60/@30/@15 (+ late, − early, · none):');
+  for (const r of rows) {
+    const why = Object.entries(r.missing).map(([m, n]) => `${n}× ${m}`).join(', ');
+    out.push(`  ${r.kind.padEnd(19)} ${r.etaCells.join('   ')}${why === '' ? '' : `   none: ${why}`}`);
+  }
   return out;
 }
+
+const signed = (x: number): string => `${x >= 0 ? '+' : ''}${x.toFixed(1)}`;
 
 /** median absolute ETA error at 30 min over all failing workloads with an estimate there */
 export function medianEtaError30(workloads: readonly WorkloadResult[]): { median: number | null; n: number; of: number } {

@@ -6,6 +6,7 @@
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 import { BAND_STYLES, CRITICAL_EDGE, EMERGENCY_EDGE, WARNING_EDGE } from '../model/bands.js';
+import { axisSpace, axisTemplate } from '../model/time-range.js';
 
 export interface TimelineMark {
   /** epoch ms */
@@ -68,7 +69,20 @@ export function HistoryChart(props: { times: number[]; values: number[]; marks: 
       cursor: { drag: { x: false, y: false } },
       scales: { x: { time: true, range: () => range.current }, y: { range: (_u, _min, max) => [0, Math.max(5, Math.ceil(max + 0.5))] } },
       axes: [
-        { stroke: '#c9d1d9', grid: { stroke: '#2a3441' }, ticks: { stroke: '#2a3441' } },
+        {
+          stroke: '#c9d1d9',
+          grid: { stroke: '#2a3441' },
+          ticks: { stroke: '#2a3441' },
+          space: () => axisSpace(axisTemplate(range.current[1] - range.current[0])),
+          values: (_u, splits) => {
+            const format = uPlot.fmtDate(axisTemplate(range.current[1] - range.current[0]));
+            const labels = splits.map((s) => format(new Date(s * 1000)));
+            // the ticks and labels drawn (epoch s; text), for tests and tools reading the page
+            box.current?.setAttribute('data-x-ticks', splits.join(','));
+            box.current?.setAttribute('data-x-labels', labels.join('|'));
+            return labels;
+          },
+        },
         { stroke: '#c9d1d9', grid: { stroke: '#2a3441' }, ticks: { stroke: '#2a3441' }, size: 40 },
       ],
       series: [{}, { label: 'FusedR', stroke: '#f0a030', width: 2, points: { show: false } }],

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { historyRange } from '../../../dashboard/src/model/time-range.js';
+import { axisSpace, axisTemplate, historyRange } from '../../../dashboard/src/model/time-range.js';
 
 const NOW = Date.parse('2026-11-27T01:00:00Z');
 const HOUR = 3_600_000;
@@ -23,5 +23,16 @@ describe('dashboard history chart time range', () => {
   it('non-finite input never widens the range', () => {
     expect(historyRange([Number.NaN, Number.POSITIVE_INFINITY], HOUR, NOW)).to.deep.equal([(NOW - HOUR) / 1000, NOW / 1000]);
     expect(historyRange([], Number.NaN, NOW)).to.deep.equal([(NOW - HOUR) / 1000, NOW / 1000]);
+  });
+
+  it('axis labels: time of day up to a day, date and time up to 60 days, the year beyond', () => {
+    expect(axisTemplate(3600)).to.equal('{HH}:{mm}');
+    expect(axisTemplate(24 * 3600)).to.equal('{HH}:{mm}');
+    expect(axisTemplate(48 * 3600)).to.equal('{MMM} {D} {HH}:{mm}');
+    expect(axisTemplate(60 * 24 * 3600)).to.equal('{MMM} {D} {HH}:{mm}');
+    expect(axisTemplate(8760 * 3600)).to.equal('{MMM} {D} {YYYY}');
+    expect(axisTemplate(Number.NaN)).to.equal('{HH}:{mm}');
+    expect(axisSpace('{HH}:{mm}')).to.equal(60);
+    expect(axisSpace('{MMM} {D} {YYYY}')).to.equal(120);
   });
 });

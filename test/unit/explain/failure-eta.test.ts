@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { ETA_CAP_SECONDS, earliestInputEta, failureEta, failureEtaSeconds, trendSlope } from '../../../api-server/src/analysis/explain/failure-eta.js';
+import { ETA_CAP_SECONDS, earliestInputEta, etaSlope, failureEta, failureEtaSeconds, theilSenSlope, THEIL_SEN_MAX_POINTS, trendSlope } from '../../../api-server/src/analysis/explain/failure-eta.js';
 
 describe('failure ETA: one model for ttf_seconds, critical_eta_minutes and the narrative', () => {
   it('time for the input to reach its edge on its trend', () => {
@@ -19,6 +19,37 @@ describe('failure ETA: one model for ttf_seconds, critical_eta_minutes and the n
     expect(trendSlope(-2e-4, 1e-4)).to.equal(1e-4);
     expect(trendSlope(-1, 0)).to.equal(0);
     expect(trendSlope(Number.NaN, 3e-4)).to.equal(3e-4);
+  });
+
+  it('Theil-Sen slope: the median pairwise slope, unmoved by a few outliers', () => {
+    // y = 2x + 1 on x = 0..9 with two wild points: 45 pairs, the median slope is still 2
+    const xs = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+    const ys = xs.map((x) => 2 * x + 1);
+    ys[3] = 100;
+    ys[7] = -50;
+    expect(theilSenSlope(xs, ys)).to.equal(2);
+    // hand-checked: (0,0) (1,1) (2,4): slopes 1, 2, 3 → 2; from index 1: one pair only → NaN (under 3 points)
+    expect(theilSenSlope([0, 1, 2], [0, 1, 4])).to.equal(2);
+    expect(Number.isNaN(theilSenSlope([0, 1, 2], [0, 1, 4], 1))).to.equal(true);
+    // four points (0,0) (1,1) (2,4) (3,9): slopes 1, 2, 3, 3, 4, 5 → (3 + 3) / 2 = 3
+    expect(theilSenSlope([0, 1, 2, 3], [0, 1, 4, 9])).to.equal(3);
+    // repeated x make no slope
+    expect(Number.isNaN(theilSenSlope([5, 5, 5], [1, 2, 3]))).to.equal(true);
+  });
+
+  it('Theil-Sen over many points fits an evenly spaced subset that keeps the last point', () => {
+    // 1000 points of y = 0.5x: the subset of 61 still gives 0.5 exactly; a jump of the last point only moves it a little
+    const xs = Array.from({ length: 1000 }, (_, i) => i);
+    const ys = xs.map((x) => 0.5 * x);
+    expect(THEIL_SEN_MAX_POINTS).to.equal(61);
+    expect(theilSenSlope(xs, ys)).to.equal(0.5);
+    expect(theilSenSlope(xs, ys, 990)).to.equal(0.5);
+  });
+
+  it('the ETA slope: Theil-Sen when it rises, else the 5-min slope and rise rate', () => {
+    expect(etaSlope({ robustSlopePerSecond: 2e-4, burstSlopePerSecond: 9e-4, slopePerSecond: 1e-4 })).to.equal(2e-4);
+    expect(etaSlope({ robustSlopePerSecond: -1e-4, burstSlopePerSecond: 2e-4, slopePerSecond: 1e-4 })).to.be.closeTo(1.5e-4, 1e-15);
+    expect(etaSlope({ robustSlopePerSecond: Number.NaN, burstSlopePerSecond: -1, slopePerSecond: 0 })).to.equal(0);
   });
 
   it('ttf_seconds and critical_eta_minutes agree: input trend first, then the health line, else none', () => {

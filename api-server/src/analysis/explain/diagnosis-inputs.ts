@@ -1,16 +1,20 @@
 /**
  * The inputs of a diagnosis read from what the analysis keeps: input series' regression lines
- * (60-min stable and 5-min burst), the trace graph's edges out of the workload, context events.
+ * (60-min stable and 5-min burst), context events. The downstream edges come from
+ * downstream-history.ts.
  * Pure.
  */
 import type { ContextEventInput } from '../contract.js';
 import type { SeriesEnsemble } from '../ensemble/index.js';
 import { burstLineOf } from '../anomaly/index.js';
-import type { ServiceEdge } from '../traces/service-graph.js';
-import type { DependencyEdge, DiagnosisInput, InputTrend } from './diagnosis.js';
+import type { DiagnosisInput, InputTrend } from './diagnosis.js';
 import { CONTEXT_LOOKBACK_MS } from './context-lines.js';
+import { theilSenSlope } from './failure-eta.js';
 
 const DEPLOY_WORDS = /deploy|release|rollout|upgrade/i;
+/** the recent climb the ETA's robust slope is fitted on: from the trough, within these bounds (seconds back) */
+const CLIMB_MAX_S = 30 * 60;
+const CLIMB_MIN_S = 5 * 60;
 
 /**
  * The trend of an input series over its 60-min window, from its trough to now: `from` is the
@@ -32,6 +36,10 @@ export function seriesTrend(name: string, ensemble: SeriesEnsemble | undefined, 
   const to = ys[last]!;
   const span = xs[last]! - xs[at]!;
   const burst = burstLineOf(ensemble);
+  // the recent climb: from the trough, but at most 30 min and at least 5 min back
+  const startX = Math.min(Math.max(xs[at]!, xs[last]! - CLIMB_MAX_S), xs[last]! - CLIMB_MIN_S);
+  let climb = last;
+  while (climb > 0 && xs[climb - 1]! >= startX) climb -= 1;
   return {
     input: name,
     from,
@@ -39,6 +47,7 @@ export function seriesTrend(name: string, ensemble: SeriesEnsemble | undefined, 
     spanSeconds: span,
     slopePerSecond: span > 0 ? (to - from) / span : 0,
     burstSlopePerSecond: burst.count >= 2 ? burst.slope() : 0,
+    robustSlopePerSecond: counter ? Number.NaN : theilSenSlope(xs, ys, climb),
   };
 }
 
@@ -60,11 +69,7 @@ export function lineTrend(name: string, ensemble: SeriesEnsemble | undefined): I
   const line = ensemble.stableLine;
   const x0 = line.firstX();
   const x1 = line.lastX();
-  return { input: name, from: line.predict(x0), to: line.predict(x1), spanSeconds: x1 - x0, slopePerSecond: line.slope(), burstSlopePerSecond: 0 };
-}
-
-export function dependencyEdges(edges: readonly ServiceEdge[]): DependencyEdge[] {
-  return edges.map((e) => ({ service: e.to, errorRate: e.errorRate, calls: e.calls }));
+  return { input: name, from: line.predict(x0), to: line.predict(x1), spanSeconds: x1 - x0, slopePerSecond: line.slope(), burstSlopePerSecond: 0, robustSlopePerSecond: Number.NaN };
 }
 
 /** the latest deploy-like context event of `workload` in the hour before `openedAtMs` or after it (up to `nowMs`) */

@@ -4,8 +4,13 @@
  * Order of the rules (first that applies):
  * 1. `crash-loop`: the restart counter rose by at least one over the trend window, or the uptime
  *    series dropped (the process started again).
- * 2. `failing-dependency`: a downstream call edge of the workload (trace graph) carries an error
- *    rate ≥ 0.1; the worst one is named.
+ * 2. `failing-dependency`: a downstream call edge of the workload (trace graph) fails, judged
+ *    against its own history (downstream-history.ts): ≥ 20 calls in the last 5 min whose error
+ *    share rose ≥ 5 points above the edge's baseline share and ≥ 3 standard errors of it (an edge
+ *    without a baseline of ≥ 50 calls: a share ≥ 10 %). The worst (largest rise) is named unless
+ *    the workload's own cause (rule 3) is memory or cpu and the edge does not explain the
+ *    workload's errors (its share rose by less than half the workload's error-rate rise): a
+ *    failing dependency raises its caller's errors and latency, not its memory or cpu.
  * 3. Otherwise each of memory, cpu, latency and error_rate scores rise / swing (rise = value now
  *    − the window's trough, counted only while positive; swing = the move that matters: 0.2 for the fractions memory, cpu and latency
  *    (latency is normalised to 600 ms), 0.05 for error_rate). Below a score of 1 for every input
@@ -18,11 +23,15 @@
  *    memory → `memory-leak`, cpu → `cpu-saturation`, latency → `latency-burn`, error_rate →
  *    `error-creep`. Before that order: memory or cpu that rose and stands at ≥ 0.9 of its limit is
  *    the cause whatever rose faster after it (a leak's out-of-memory errors, a pinned CPU's latency).
+ *    The rise counted is the larger of (now − trough) and the rise of the input's Theil-Sen line
+ *    over its recent climb (≤ 30 min), so one low latest sample of a noisy input does not hide it.
+ *    When nothing else names a cause, an input standing at its failure edge (failure-eta.ts) is
+ *    named, risen in the window or not (a latency pinned at its 600 ms ceiling for the hour).
  *
  * `trafficRising`: request_rate rose by ≥ 20 % over its window. `afterDeploy`: a context event
  * naming a deploy, release or rollout happened in the hour before the rupture opened or during it.
  */
-import { failureEtaSeconds, FAILURE_EDGES, trendSlope } from './failure-eta.js';
+import { etaSlope, failureEtaSeconds, FAILURE_EDGES } from './failure-eta.js';
 
 export const DIAGNOSIS_KINDS = ['memory-leak', 'cpu-saturation', 'latency-burn', 'error-creep', 'crash-loop', 'failing-dependency', 'undetermined'] as const;
 export type DiagnosisKind = (typeof DIAGNOSIS_KINDS)[number];
@@ -40,12 +49,20 @@ export interface InputTrend {
   slopePerSecond: number;
   /** slope of the 5-min line, per second */
   burstSlopePerSecond: number;
+  /** Theil-Sen slope of the recent climb, per second (diagnosis-inputs.ts); NaN without one */
+  robustSlopePerSecond: number;
 }
 
+/** one downstream call edge: its recent share (last 5 min) and its baseline share before them */
 export interface DependencyEdge {
   service: string;
+  /** error share of the recent calls */
   errorRate: number;
+  /** recent calls */
   calls: number;
+  /** error share of the edge's history before the recent calls; null without one */
+  baselineErrorRate: number | null;
+  baselineCalls: number;
 }
 
 export interface DiagnosisInput {
@@ -92,8 +109,19 @@ const KIND_OF: Record<(typeof CAUSE_ORDER)[number], DiagnosisKind> = {
   latency: 'latency-burn',
   error_rate: 'error-creep',
 };
+/** a downstream edge without a baseline fails at this share */
 export const DEPENDENCY_ERROR_RATE = 0.1;
+/** recent calls an edge needs to be judged, and baseline calls for its baseline to count */
+export const DEPENDENCY_MIN_CALLS = 20;
+export const DEPENDENCY_MIN_BASELINE_CALLS = 50;
+/** the rise above the baseline share (absolute) and in standard errors of the recent share */
+export const DEPENDENCY_RISE = 0.05;
+export const DEPENDENCY_Z = 3;
+/** baseline share floor for the standard error (an edge that never failed) */
+const DEPENDENCY_FLOOR = 0.01;
 export const TRAFFIC_RISE = 0.2;
+/** the longest climb a robust rise is counted over (diagnosis-inputs.ts fits the line on it) */
+const CLIMB_SECONDS = 30 * 60;
 
 export function diagnose(input: DiagnosisInput): Diagnosis {
   const trafficRising = input.requestRate !== null && rose(input.requestRate, TRAFFIC_RISE);
@@ -105,24 +133,12 @@ export function diagnose(input: DiagnosisInput): Diagnosis {
     const within = restarts !== null && counted >= 1 ? ` in ${duration(restarts.spanSeconds)}` : ' in the last hour';
     return { ...base, kind: 'crash-loop', factor: 'restarts', summary: `${n} ${n === 1 ? 'restart' : 'restarts'}${within}`, dependency: null, etaSeconds: 0, projected30Min: null };
   }
-  const failing = worstEdge(input.downstream);
-  if (failing !== null) {
-    return {
-      ...base,
-      kind: 'failing-dependency',
-      factor: `dependency:${failing.service}`,
-      summary: `calls to ${failing.service} fail at ${pct(failing.errorRate)} % (${failing.calls} calls)`,
-      dependency: failing.service,
-      etaSeconds: null,
-      projected30Min: null,
-    };
-  }
   const scores = new Map<string, number>();
   let best = 0;
   for (const t of input.trends) {
     const swing = SWING[t.input];
     if (swing === undefined || !(t.slopePerSecond > 0)) continue;
-    const s = Math.max(0, fin(t.to) - fin(t.from)) / swing;
+    const s = Math.max(0, fin(t.to) - fin(t.from), robustRise(t)) / swing;
     scores.set(t.input, s);
     if (s > best) best = s;
   }
@@ -131,10 +147,25 @@ export function diagnose(input: DiagnosisInput): Diagnosis {
   const saturated = order.find((name) => (name === 'memory' || name === 'cpu') && (scores.get(name) ?? 0) > 0 && fin(input.trends.find((t) => t.input === name)?.to ?? 0) >= SATURATED);
   // a rupture can open before any input moved a whole swing: then the input whose slope broke away (metricR's) names it, if it rose
   const early = order.find((name) => name === input.primaryMetric && (scores.get(name) ?? 0) > 0 && scores.get(name) === best);
-  if (!(best >= 1) && early === undefined && saturated === undefined) return { ...base, kind: 'undetermined', factor: null, summary: 'no input moved enough to name a cause', dependency: null, etaSeconds: null, projected30Min: null };
-  const cause = saturated ?? (best >= 1 ? order.find((name) => (scores.get(name) ?? 0) >= best / 2)! : early!);
+  // an input standing at its failure edge has failed, risen in the window or not (latency pinned at its ceiling)
+  const atEdge = order.find((name) => fin(input.trends.find((t) => t.input === name)?.to ?? 0) >= FAILURE_EDGES[name]);
+  const cause = saturated ?? (best >= 1 ? order.find((name) => (scores.get(name) ?? 0) >= best / 2) : (early ?? atEdge));
+  const failing = worstEdge(input.downstream);
+  if (failing !== null && (cause === undefined || cause === 'latency' || cause === 'error_rate' || explainsErrors(failing, input.trends))) {
+    const before = failing.baselineErrorRate === null ? '' : `; ${pct1(failing.baselineErrorRate)} % before`;
+    return {
+      ...base,
+      kind: 'failing-dependency',
+      factor: `dependency:${failing.service}`,
+      summary: `calls to ${failing.service} fail at ${pct(failing.errorRate)} % (${failing.calls} calls in 5 min${before})`,
+      dependency: failing.service,
+      etaSeconds: null,
+      projected30Min: null,
+    };
+  }
+  if (cause === undefined) return { ...base, kind: 'undetermined', factor: null, summary: 'no input moved enough to name a cause', dependency: null, etaSeconds: null, projected30Min: null };
   const trend = input.trends.find((t) => t.input === cause)!;
-  const slope = trendSlope(trend.burstSlopePerSecond, trend.slopePerSecond);
+  const slope = etaSlope(trend);
   return {
     ...base,
     kind: KIND_OF[cause],
@@ -157,14 +188,51 @@ export function trendLine(t: InputTrend): string {
   return `${label} ${pct(t.from)} % → ${pct(t.to)} % in ${duration(t.spanSeconds)}, ${sign}${pct(Math.abs(rate))} %/h`;
 }
 
-/** the edge with the highest error rate ≥ 0.1, then most calls, then name */
+/**
+ * The rise of the input's robust (Theil-Sen) line over its recent climb (≤ 30 min): a noisy
+ * latest sample does not hide a rise the line shows. 0 without a rising line.
+ */
+function robustRise(t: InputTrend): number {
+  const r = t.robustSlopePerSecond;
+  return Number.isFinite(r) && r > 0 ? r * Math.min(CLIMB_SECONDS, Math.max(0, fin(t.spanSeconds))) : 0;
+}
+
+/** the failing edge (rule 2) whose share rose most above its baseline, then most calls, then name */
 function worstEdge(edges: readonly DependencyEdge[]): DependencyEdge | null {
   let best: DependencyEdge | null = null;
+  let bestRise = 0;
   for (const e of edges) {
-    if (!(e.errorRate >= DEPENDENCY_ERROR_RATE) || e.calls <= 0) continue;
-    if (best === null || e.errorRate > best.errorRate || (e.errorRate === best.errorRate && (e.calls > best.calls || (e.calls === best.calls && e.service < best.service)))) best = e;
+    if (!failingEdge(e)) continue;
+    const rise = edgeRise(e);
+    if (best === null || rise > bestRise || (rise === bestRise && (e.calls > best.calls || (e.calls === best.calls && e.service < best.service)))) {
+      best = e;
+      bestRise = rise;
+    }
   }
   return best;
+}
+
+/** rule 2: enough recent calls, and a share that rose clearly above the edge's own baseline (or ≥ 10 % without one) */
+export function failingEdge(e: DependencyEdge): boolean {
+  const calls = fin(e.calls);
+  const share = fin(e.errorRate);
+  if (calls < DEPENDENCY_MIN_CALLS) return false;
+  const b = e.baselineErrorRate;
+  if (b === null || !Number.isFinite(b) || !(e.baselineCalls >= DEPENDENCY_MIN_BASELINE_CALLS)) return share >= DEPENDENCY_ERROR_RATE;
+  const p = Math.min(1 - 1e-9, Math.max(DEPENDENCY_FLOOR, b));
+  return share - b >= DEPENDENCY_RISE && (share - b) / Math.sqrt((p * (1 - p)) / calls) >= DEPENDENCY_Z;
+}
+
+/** how far the edge's share rose above its baseline (above 0 without one) */
+function edgeRise(e: DependencyEdge): number {
+  return fin(e.errorRate) - (e.baselineErrorRate !== null && Number.isFinite(e.baselineErrorRate) ? e.baselineErrorRate : 0);
+}
+
+/** the edge's rise accounts for at least half the workload's own error-rate rise (which must be a rise) */
+function explainsErrors(e: DependencyEdge, trends: readonly InputTrend[]): boolean {
+  const errors = trends.find((t) => t.input === 'error_rate');
+  const rise = errors === undefined ? 0 : fin(errors.to) - fin(errors.from);
+  return rise > 0 && edgeRise(e) >= rise / 2;
 }
 
 function rose(t: InputTrend, fraction: number): boolean {
@@ -174,6 +242,8 @@ function rose(t: InputTrend, fraction: number): boolean {
 
 const fin = (x: number): number => (Number.isFinite(x) ? x : 0);
 const pct = (x: number): number => Math.round(fin(fin(x) * 100));
+/** one decimal: a baseline share is often under 1 % */
+const pct1 = (x: number): number => Math.round(fin(fin(x) * 1000)) / 10;
 const ms = (x: number): number => Math.round(fin(fin(x) * FAILURE_EDGES.latencyMs));
 /** "N s" below 2 min, else "N min" */
 const duration = (s: number): string => (fin(s) < 120 ? `${Math.max(0, Math.round(fin(s)))} s` : `${Math.round(fin(s) / 60)} min`);

@@ -2,9 +2,10 @@
  * The one time-to-failure model (docs/diagnosis.md "Forecast"). Pure.
  *
  * While a rupture is open, the diagnosed input's failure ETA is the time its trend needs to reach
- * the input's failure edge: (edge − now) / slope, the slope being the mean of the input's 5-min
- * regression slope and its rise rate since the window's trough, of those that are positive (a
- * rising input; none → no estimate). Without a
+ * the input's failure edge: (edge − now) / slope, the slope being the Theil-Sen slope of the
+ * input's recent climb (from the window's trough, at most 30 min and at least 5 min back:
+ * diagnosis-inputs.ts); when that does not rise, the mean of the input's 5-min regression slope
+ * and its rise rate since the trough, of those that are positive (none → no estimate). Without a
  * diagnosed input the ETA is the health forecast's: the time the health line reaches the critical
  * edge 0.4. The narrative's "Estimated time to failure", the explain record's `ttf_seconds` and
  * the snapshot's `health_forecast.critical_eta_minutes` are all this one number. Outside a rupture
@@ -33,10 +34,49 @@ export function failureEtaSeconds(input: TrendInput, value: number, slopePerSeco
   return Math.floor(Math.min(ETA_CAP_SECONDS, (edge - value) / slopePerSecond));
 }
 
-/** the slope the ETA uses: mean of the positive ones of the 5-min slope and the rise rate; 0 when neither rises */
+/** the fallback slope: mean of the positive ones of the 5-min slope and the rise rate; 0 when neither rises */
 export function trendSlope(burstSlope: number, riseRate: number): number {
   const rising = [burstSlope, riseRate].filter((s) => Number.isFinite(s) && s > 0);
   return rising.length === 0 ? 0 : rising.reduce((a, b) => a + b, 0) / rising.length;
+}
+
+/** the slope the ETA uses: the robust (Theil-Sen) slope of the recent climb when it rises, else trendSlope */
+export function etaSlope(t: { robustSlopePerSecond: number; burstSlopePerSecond: number; slopePerSecond: number }): number {
+  const r = t.robustSlopePerSecond;
+  return Number.isFinite(r) && r > 0 ? r : trendSlope(t.burstSlopePerSecond, t.slopePerSecond);
+}
+
+/** points a Theil-Sen fit takes at most (evenly spaced): ≤ 1830 pairwise slopes */
+export const THEIL_SEN_MAX_POINTS = 61;
+
+/**
+ * Theil-Sen slope of the points from index `from` to the end: the median of the pairwise slopes
+ * (a third of the points can be outliers before it moves). Over more than THEIL_SEN_MAX_POINTS
+ * points an evenly spaced subset (always the last point) is used. NaN with fewer than 3 points
+ * or no pair of distinct finite x.
+ */
+export function theilSenSlope(xs: readonly number[], ys: readonly number[], from = 0): number {
+  const last = Math.min(xs.length, ys.length) - 1;
+  const start = Math.max(0, from);
+  const n = last - start + 1;
+  if (n < 3) return Number.NaN;
+  const idx: number[] = [];
+  const take = Math.min(n, THEIL_SEN_MAX_POINTS);
+  for (let k = take - 1; k >= 0; k--) idx.push(last - Math.round((k * (n - 1)) / Math.max(1, take - 1)));
+  const slopes: number[] = [];
+  for (let i = 0; i < idx.length; i++) {
+    const xi = xs[idx[i]!]!;
+    const yi = ys[idx[i]!]!;
+    for (let j = i + 1; j < idx.length; j++) {
+      const dx = xs[idx[j]!]! - xi;
+      const dy = ys[idx[j]!]! - yi;
+      if (dx > 0 && Number.isFinite(dx) && Number.isFinite(dy)) slopes.push(dy / dx);
+    }
+  }
+  if (slopes.length === 0) return Number.NaN;
+  slopes.sort((a, b) => a - b);
+  const m = slopes.length >> 1;
+  return slopes.length % 2 === 1 ? slopes[m]! : (slopes[m - 1]! + slopes[m]!) / 2;
 }
 
 export interface FailureEta {

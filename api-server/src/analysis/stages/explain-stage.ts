@@ -13,7 +13,8 @@ import type { PodSignals } from '../signals/pod-signals.js';
 import { primaryPipeline, topFactor } from '../explain/top-factor.js';
 import { buildNarrative } from '../explain/narrative.js';
 import { diagnose, type Diagnosis } from '../explain/diagnosis.js';
-import { dependencyEdges, lineTrend, recentDeploy, seriesTrend, uptimeResets } from '../explain/diagnosis-inputs.js';
+import { lineTrend, recentDeploy, seriesTrend, uptimeResets } from '../explain/diagnosis-inputs.js';
+import type { DownstreamHistory } from '../explain/downstream-history.js';
 import { failureEta, TREND_INPUTS } from '../explain/failure-eta.js';
 import { recommendationFor } from '../explain/recommendation-rules.js';
 import { contextEventLines } from '../explain/context-lines.js';
@@ -29,6 +30,8 @@ interface ExplainSubject {
   readonly name: string;
   readonly series: SeriesSet;
   readonly episodes: RuptureEpisodeTracker;
+  /** the downstream edges' error shares over time: a dependency is judged against its own baseline */
+  readonly downstream: DownstreamHistory;
 }
 
 /**
@@ -38,6 +41,7 @@ interface ExplainSubject {
 export function explainStep(
   workload: { readonly key: string; readonly name: string },
   series: SeriesSet,
+  downstream: DownstreamHistory,
   episodes: RuptureEpisodeTracker,
   previous: ExplainRecord | null,
   episode: EpisodeStep,
@@ -50,7 +54,7 @@ export function explainStep(
   if (episode.closed) return previous === null ? null : { ...previous, closedAtMs: tStep, updatedAtMs: tStep };
   const sources = snapshot.sources;
   const fusion = fuse(sources.metricR, sources.logR, sources.traceR);
-  const w: ExplainSubject = { key: workload.key, name: workload.name, series, episodes };
+  const w: ExplainSubject = { key: workload.key, name: workload.name, series, downstream, episodes };
   return buildExplain(w, snapshot, pod, fusion, env, episode.openedAtMs ?? tStep, episode.peakFusedR, episode.peakAtMs ?? tStep);
 }
 
@@ -75,7 +79,7 @@ function diagnosis(w: ExplainSubject, env: StepEnv, openedAtMs: number, nowMs: n
     requestRate: lineTrend('request_rate', w.series.ensemble('request_rate')),
     restarts: seriesTrend('restarts', w.series.ensemble('restarts'), true),
     uptimeResets: uptimeResets(w.series.ensemble('uptime')),
-    downstream: dependencyEdges(env.graph.edgesFrom(w.name, nowMs)),
+    downstream: w.downstream.read(nowMs),
     deploy: recentDeploy(env.contextEvents, w.key, openedAtMs, nowMs),
     primaryMetric,
   });

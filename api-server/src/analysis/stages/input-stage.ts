@@ -15,7 +15,7 @@ import { SlidingRegression } from '../regression/index.js';
 import type { SeriesEnsemble } from '../ensemble/index.js';
 import { burstLineOf, seriesBurstFull, seriesBurstMean, seriesBurstSlope, seriesBurstSlopeStdError, seriesBurstSpan, seriesStableSlope } from '../anomaly/index.js';
 import { seriesTrend } from '../explain/diagnosis-inputs.js';
-import { earliestInputEta, TREND_INPUTS, trendSlope } from '../explain/failure-eta.js';
+import { earliestInputEta, etaSlope, TREND_INPUTS } from '../explain/failure-eta.js';
 import type { WorkloadState } from '../workload-state.js';
 
 /** inputs whose burst/stable slopes give metricR, in tie order (§2.2) */
@@ -138,7 +138,7 @@ export class InputStage {
     }
     return earliestInputEta(inputs, (name) => {
       const t = seriesTrend(name, series.ensemble(name));
-      return t === null ? Number.NaN : trendSlope(t.burstSlopePerSecond, t.slopePerSecond);
+      return t === null ? Number.NaN : etaSlope(t);
     });
   }
 
