@@ -7,7 +7,7 @@
 import type { Router } from '@koa/router';
 import Koa from 'koa';
 import { errorMiddleware, quietClientAborts, type ErrorLogger } from './error-middleware.js';
-import { notFound } from './errors.js';
+import { notFound } from '../model/http-errors.js';
 
 /** a new application with the error handling in front */
 export function createAppShell(logger: ErrorLogger): Koa {

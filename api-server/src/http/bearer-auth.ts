@@ -6,7 +6,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Context, Next } from 'koa';
 import type { AuthVerdict } from '../model/auth-verdict.js';
-import { noKeyConfigured, unauthorized } from './errors.js';
+import { noKeyConfigured, unauthorized } from '../model/http-errors.js';
 
 const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
 

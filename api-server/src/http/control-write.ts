@@ -1,6 +1,6 @@
 /** A control write through the cluster's control topic that Kafka refused answers 503, naming the topic. */
 import { ControlTopicError } from '../control/control-write-refused.js';
-import { controlUnavailable } from './errors.js';
+import { controlUnavailable } from '../model/http-errors.js';
 
 export async function controlWrite<T>(write: () => Promise<T>): Promise<T> {
   try {

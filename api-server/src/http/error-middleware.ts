@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { HttpError, methodNotAllowed } from './errors.js';
+import { HttpError, methodNotAllowed } from '../model/http-errors.js';
 
 export interface ErrorLogger {
   error(fields: Record<string, unknown>, message: string): void;

@@ -7,7 +7,7 @@ import type Koa from 'koa';
 import type { HttpIngestDecoder } from '../ingest/decoder.js';
 import { otlpLogsDecoder, otlpMetricsDecoder, otlpTracesDecoder } from '../ingest/otlp-json/otlp-json-decoders.js';
 import { createAppShell, mountRouters } from './app-shell.js';
-import { ingestHandler } from './ingest-route.js';
+import { ingestHandler } from '../ingest/http/ingest-route.js';
 import type { ServiceContext } from './service-context.js';
 
 export interface OtlpAppOptions {

@@ -1,6 +1,6 @@
 /** Query parameters shared by list routes (api.md §1.6): `limit`, `since`, `horizon`. */
 import type { Context } from 'koa';
-import { badQuery } from './errors.js';
+import { badQuery } from '../model/http-errors.js';
 
 const one = (ctx: Context, name: string): string | undefined => {
   const v = ctx.query[name];

@@ -7,7 +7,7 @@
  */
 import { parseWorkloadKey } from '../model/workload-key.js';
 import type { Injection } from '../simulation/injector.js';
-import { HttpError } from './errors.js';
+import { HttpError } from '../model/http-errors.js';
 
 /** bucket length and the grace after its end before it is analysed (analytics: 15 s + 15 s) */
 const FIRST_ANALYSIS = 'its first 15-second bucket is analysed 15-45 s after the first point';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ControlTopicError } from '../../../api-server/src/control/control-write-refused.js';
 import { controlWrite } from '../../../api-server/src/http/control-write.js';
-import { HttpError } from '../../../api-server/src/http/errors.js';
+import { HttpError } from '../../../api-server/src/model/http-errors.js';
 
 describe('http/control-write: a refused control-topic write is a 503 naming the topic', () => {
   it('answers what the write answered', async () => {

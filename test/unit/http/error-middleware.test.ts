@@ -1,7 +1,7 @@
 import { Router } from '@koa/router';
 import { expect } from 'chai';
 import { quietClientAborts } from '../../../api-server/src/http/error-middleware.js';
-import { badRequest, payloadTooLarge, rateLimited } from '../../../api-server/src/http/errors.js';
+import { badRequest, payloadTooLarge, rateLimited } from '../../../api-server/src/model/http-errors.js';
 import { RecordingLogger, startEdgeServer, type EdgeServer } from './edge-server.js';
 
 describe('http/error-middleware: every thrown error answered as JSON, the unexpected ones logged as 500', () => {

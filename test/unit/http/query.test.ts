@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { HttpError } from '../../../api-server/src/http/errors.js';
+import { HttpError } from '../../../api-server/src/model/http-errors.js';
 import { MAX_HORIZON_MINUTES, horizonParam, limitParam, queryString, sinceParam } from '../../../api-server/src/http/query.js';
 import { contextFor, withQuery } from './koa-context.js';
 

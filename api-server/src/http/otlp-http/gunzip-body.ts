@@ -5,7 +5,7 @@
  */
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import { badRequest, HttpError } from '../errors.js';
+import { badRequest, HttpError } from '../../model/http-errors.js';
 
 const gunzipAsync = promisify(gunzip);
 

@@ -9,7 +9,7 @@ import type { OtlpEncoding } from '../../ingest/otlp-proto/otlp-export-decoder.j
 import type { OtlpSignal, PartialSuccess } from '../../ingest/otlp-proto/otlp-proto-messages.js';
 export { partialSuccess } from '../../ingest/otlp-proto/otlp-partial-success.js';
 import { encodeExportResponse, encodeStatus, REJECTED_FIELD } from '../../ingest/otlp-proto/otlp-proto-messages.js';
-import type { HttpError } from '../errors.js';
+import type { HttpError } from '../../model/http-errors.js';
 
 const PROTOBUF = 'application/x-protobuf';
 

@@ -13,8 +13,8 @@ import { decodeOtlpExport } from '../../ingest/otlp-proto/otlp-export-decoder.js
 import type { OtlpSignal } from '../../ingest/otlp-proto/otlp-proto-messages.js';
 import { DecodeError } from '../../model/records.js';
 import { quietClientAborts, type ErrorLogger } from '../error-middleware.js';
-import { HttpError, ingestUnavailable, memoryHighWater, noKeyConfigured, notFound, queueFull, rateLimited, unauthorized, unsupportedMedia } from '../errors.js';
-import { INGEST_BODY_LIMIT, mediaType, readBody } from '../request-body.js';
+import { HttpError, ingestUnavailable, memoryHighWater, noKeyConfigured, notFound, queueFull, rateLimited, unauthorized, unsupportedMedia } from '../../model/http-errors.js';
+import { INGEST_BODY_LIMIT, mediaType, readBody } from '../../ingest/http/request-body.js';
 import type { ServiceContext } from '../service-context.js';
 import { gunzipBounded } from './gunzip-body.js';
 import { answerError, answerExport, otlpEncodingOf, partialSuccess } from './otlp-http-answers.js';

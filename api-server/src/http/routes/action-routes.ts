@@ -3,10 +3,10 @@ import type { Router, RouterContext } from '@koa/router';
 import { z } from 'zod';
 import { ActionError, ActionRoutingError } from '../../actions/action-errors.js';
 import { controlWrite } from '../control-write.js';
-import { actionOwnerUnavailable, conflict, editionRequired, fromZod, notFound } from '../errors.js';
+import { actionOwnerUnavailable, conflict, editionRequired, fromZod, notFound } from '../../model/http-errors.js';
 import { limitParam } from '../query.js';
 import { actionJson } from '../render/action-json.js';
-import { readJson } from '../request-body.js';
+import { readJson } from '../../ingest/http/request-body.js';
 import type { ServiceContext } from '../service-context.js';
 
 /** the members of the service context these routes use */

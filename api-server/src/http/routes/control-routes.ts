@@ -4,10 +4,10 @@ import { contextBody } from '../../control/context-events.js';
 import { suppressionBody } from '../../control/suppressions.js';
 import { normaliseOverrides, renderOverride, weightOverridesBody } from '../../control/weight-overrides.js';
 import { controlWrite } from '../control-write.js';
-import { badRequest, fromZod, notFound } from '../errors.js';
+import { badRequest, fromZod, notFound } from '../../model/http-errors.js';
 import { limitParam, queryString, sinceParam } from '../query.js';
 import { contextEventJson, suppressionJson } from '../render/control-json.js';
-import { readJson } from '../request-body.js';
+import { readJson } from '../../ingest/http/request-body.js';
 import type { ServiceContext } from '../service-context.js';
 
 /** the members of the service context these routes use */

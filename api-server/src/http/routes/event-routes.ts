@@ -6,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import type { Router } from '@koa/router';
 import type { StreamEvent } from '../../events/event-hub.js';
 import { SUBSCRIBER_BUFFER } from '../../events/event-hub.js';
-import { badQuery } from '../errors.js';
+import { badQuery } from '../../model/http-errors.js';
 import { limitParam, queryString } from '../query.js';
 import type { ServiceContext } from '../service-context.js';
 

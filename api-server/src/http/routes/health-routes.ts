@@ -1,6 +1,6 @@
 /** /health (alias /version), /ready and /metrics: open, no key (api.md §2). */
 import type { Router, RouterContext } from '@koa/router';
-import { notReady } from '../errors.js';
+import { notReady } from '../../model/http-errors.js';
 import type { ServiceContext } from '../service-context.js';
 
 /** the members of the service context these routes use */

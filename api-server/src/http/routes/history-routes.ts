@@ -8,7 +8,7 @@
  * `{workload, tier, span, from, to, points: [{t, fused_r, health_score}]}`; 404 unknown workload.
  */
 import type { Router, RouterContext } from '@koa/router';
-import { badQuery, notFound } from '../errors.js';
+import { badQuery, notFound } from '../../model/http-errors.js';
 import { queryString } from '../query.js';
 import type { ServiceContext } from '../service-context.js';
 import { resolveWorkload } from '../workload-lookup.js';

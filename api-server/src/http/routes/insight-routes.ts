@@ -4,11 +4,11 @@ import { z } from 'zod';
 import type { ExplainRecord } from '../../analysis/contract.js';
 import { workloadKeyFromHost } from '../../model/workload-key.js';
 import { SIMULATION_PATTERNS } from '../../simulation/patterns.js';
-import { HttpError, badRequest, fromZod, notFound } from '../errors.js';
+import { HttpError, badRequest, fromZod, notFound } from '../../model/http-errors.js';
 import { horizonParam } from '../query.js';
 import { explainFormulaJson, explainNarrativeJson, explainPipelineJson, explainTraceJson } from '../render/explain-json.js';
 import { forecastJson } from '../render/snapshot-json.js';
-import { readJson } from '../request-body.js';
+import { readJson } from '../../ingest/http/request-body.js';
 import type { ServiceContext } from '../service-context.js';
 import { resolveWorkload } from '../workload-lookup.js';
 

@@ -6,7 +6,7 @@
  * The body keeps the error shape of errors.ts (`error`, `code: not_found`) and adds `hint`.
  */
 import { Router } from '@koa/router';
-import { HttpError } from '../errors.js';
+import { HttpError } from '../../model/http-errors.js';
 import type { ServiceContext } from '../service-context.js';
 
 /** the members of the service context these routes use */

@@ -1,6 +1,6 @@
 /** Ruptures, KPIs, anomalies and data flow (api.md §6.1, 6.2, 6.4, 6.11). */
 import type { Router, RouterContext } from '@koa/router';
-import { notFound } from '../errors.js';
+import { notFound } from '../../model/http-errors.js';
 import { limitParam, sinceParam } from '../query.js';
 import { anomalyJson, kpiJson, listItemJson, snapshotJson } from '../render/snapshot-json.js';
 import type { ServiceContext } from '../service-context.js';

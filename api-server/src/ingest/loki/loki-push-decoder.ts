@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { HttpIngestDecoder, IngestRequest, IngestResult, UnsupportedMedia } from '../decoder.js';
 import { resolveFromLabels } from '../identity.js';
 import { parseJson } from '../json-body.js';
-import { jsonPath } from '../json-path.js';
+import { jsonPath } from '../../model/json-path.js';
 import { DecodeError, emptyBatch } from '../../model/records.js';
 
 const entry = z.union([z.tuple([z.string(), z.string()]), z.tuple([z.string(), z.string(), z.record(z.string(), z.unknown())])]);

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { workloadKeyFromHost } from '../../model/workload-key.js';
 import type { HttpIngestDecoder, IngestRequest, IngestResult, UnsupportedMedia } from '../decoder.js';
 import { parseJson } from '../json-body.js';
-import { jsonPath } from '../json-path.js';
+import { jsonPath } from '../../model/json-path.js';
 import type { DecodedBatch } from '../../model/records.js';
 import { DecodeError, emptyBatch } from '../../model/records.js';
 import { PrometheusNameMapper } from './prometheus-names.js';

@@ -1,12 +1,12 @@
 import { Router } from '@koa/router';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { HttpIngestDecoder, IngestRequest } from '../../../api-server/src/ingest/decoder.js';
-import { otlpMetricsDecoder } from '../../../api-server/src/ingest/otlp-json/otlp-json-decoders.js';
-import { ingestHandler } from '../../../api-server/src/http/ingest-route.js';
-import { otlpMetrics } from '../../support/otlp-builders.js';
-import { startEdgeServer, type EdgeServer } from './edge-server.js';
-import { asServiceContext, ingestFixture, type IngestFixture } from './ingest-context.js';
+import type { HttpIngestDecoder, IngestRequest } from '../../../../api-server/src/ingest/decoder.js';
+import { otlpMetricsDecoder } from '../../../../api-server/src/ingest/otlp-json/otlp-json-decoders.js';
+import { ingestHandler } from '../../../../api-server/src/ingest/http/ingest-route.js';
+import { otlpMetrics } from '../../../support/otlp-builders.js';
+import { startEdgeServer, type EdgeServer } from '../../http/edge-server.js';
+import { asServiceContext, ingestFixture, type IngestFixture } from '../../http/ingest-context.js';
 
 const NOW = Date.UTC(2026, 0, 10, 12, 0, 0);
 const DAY = 86_400_000;

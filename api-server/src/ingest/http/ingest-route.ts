@@ -5,14 +5,26 @@
  * unreachable) → the decoder's reply.
  */
 import type { Context } from 'koa';
-import type { HttpIngestDecoder } from '../ingest/decoder.js';
-import { DecodeError } from '../model/records.js';
-import { HttpError, ingestUnavailable, memoryHighWater, queueFull, rateLimited, unsupportedMedia } from './errors.js';
-import { FUTURE_TOLERANCE_MS, RAW_RETENTION_MS } from '../pipeline/ingest-pipeline.js';
+import type { HttpIngestDecoder } from '../decoder.js';
+import { DecodeError } from '../../model/records.js';
+import { HttpError, ingestUnavailable, memoryHighWater, queueFull, rateLimited, unsupportedMedia } from '../../model/http-errors.js';
+import { FUTURE_TOLERANCE_MS, RAW_RETENTION_MS } from '../../pipeline/ingest-pipeline.js';
 import { INGEST_BODY_LIMIT, mediaType, mediaTypeParams, readBody } from './request-body.js';
-import type { ServiceContext } from './service-context.js';
+import type { IngestSink } from '../../pipeline/ingest-sink.js';
+import type { TokenBucket } from '../../pipeline/token-bucket.js';
+import type { SelfMetrics } from '../../observability/self-metrics.js';
+import type { MemoryGuard } from '../../observability/memory-guard.js';
 
-export function ingestHandler(svc: ServiceContext, decoder: HttpIngestDecoder) {
+/** what the route uses of the service (the service context satisfies it) */
+export interface IngestRoutePorts {
+  now: () => number;
+  bucket: Pick<TokenBucket, 'tryTake'>;
+  metrics: Pick<SelfMetrics, 'droppedRecords'>;
+  ingest: Pick<IngestSink, 'accept'>;
+  memoryGuard: Pick<MemoryGuard, 'reason'>;
+}
+
+export function ingestHandler(svc: IngestRoutePorts, decoder: HttpIngestDecoder) {
   return async (ctx: Context): Promise<void> => {
     if (!svc.bucket.tryTake()) {
       svc.metrics.droppedRecords('rate_limited', 1);

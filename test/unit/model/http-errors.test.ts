@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { z } from 'zod';
-import * as errors from '../../../api-server/src/http/errors.js';
-import { type HttpError, fromZod } from '../../../api-server/src/http/errors.js';
+import * as errors from '../../../api-server/src/model/http-errors.js';
+import { type HttpError, fromZod } from '../../../api-server/src/model/http-errors.js';
 
 describe('http/errors: one JSON shape for every error', () => {
   it('gives each error its status, code and headers', () => {

@@ -3,7 +3,7 @@
  * `code`, a human message naming the field and the reason, and `field` where one field is at fault.
  */
 import type { ZodError } from 'zod';
-import { jsonPath } from '../ingest/json-path.js';
+import { jsonPath } from './json-path.js';
 
 export class HttpError extends Error {
   constructor(

@@ -6,9 +6,9 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'koa';
-import { parseJson } from '../ingest/json-body.js';
-import { DecodeError } from '../model/records.js';
-import { badRequest, payloadTooLarge } from './errors.js';
+import { parseJson } from '../json-body.js';
+import { DecodeError } from '../../model/records.js';
+import { badRequest, payloadTooLarge } from '../../model/http-errors.js';
 
 export const INGEST_BODY_LIMIT = 16 * 1024 * 1024;
 export const REST_BODY_LIMIT = 1024 * 1024;

@@ -2,10 +2,10 @@ import { Router } from '@koa/router';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { request } from 'node:http';
-import { HttpError } from '../../../api-server/src/http/errors.js';
-import { INGEST_BODY_LIMIT, REST_BODY_LIMIT, mediaType, parseJsonBody, readBody, readJson } from '../../../api-server/src/http/request-body.js';
-import { startEdgeServer, type EdgeServer } from './edge-server.js';
-import { contextFor } from './koa-context.js';
+import { HttpError } from '../../../../api-server/src/model/http-errors.js';
+import { INGEST_BODY_LIMIT, REST_BODY_LIMIT, mediaType, parseJsonBody, readBody, readJson } from '../../../../api-server/src/ingest/http/request-body.js';
+import { startEdgeServer, type EdgeServer } from '../../http/edge-server.js';
+import { contextFor } from '../../http/koa-context.js';
 
 const LIMIT = 64;
 
