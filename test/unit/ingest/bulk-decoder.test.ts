@@ -9,6 +9,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { BulkDecoder } from '../../../api-server/src/ingest/bulk/bulk-decoder.js';
 import { DecodeError } from '../../../api-server/src/model/records.js';
+import { decodeRefusal } from '../../support/decode-refusal.js';
 
 const decoder = new BulkDecoder();
 const decode = (text: string, params: Record<string, string> = {}) =>
@@ -23,15 +24,7 @@ interface Item {
 const itemsOf = (body: unknown): Item[] =>
   (body as { items: Record<string, Item>[] }).items.map((i) => Object.values(i)[0]!);
 
-function refusal(text: string): DecodeError {
-  try {
-    decode(text);
-  } catch (e) {
-    if (e instanceof DecodeError) return e;
-    throw e;
-  }
-  throw new Error('decoded without an error');
-}
+const refusal = (text: string): DecodeError => decodeRefusal(() => decode(text));
 
 describe('bulk decoder', () => {
   it('reads ECS documents, nested or dotted, into log records with a 201 item each', () => {

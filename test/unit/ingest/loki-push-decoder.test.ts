@@ -8,20 +8,13 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { LokiPushDecoder } from '../../../api-server/src/ingest/loki/loki-push-decoder.js';
 import { DecodeError } from '../../../api-server/src/model/records.js';
+import { decodeRefusal } from '../../support/decode-refusal.js';
 
 const decoder = new LokiPushDecoder();
 const decode = (body: unknown) =>
   decoder.decode({ body: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)), contentType: 'application/json', contentEncoding: '', params: {} });
 
-function refusal(body: unknown): DecodeError {
-  try {
-    decode(body);
-  } catch (e) {
-    if (e instanceof DecodeError) return e;
-    throw e;
-  }
-  throw new Error('decoded without an error');
-}
+const refusal = (body: unknown): DecodeError => decodeRefusal(() => decode(body));
 
 describe('Loki push decoder', () => {
   it('turns each value into a log record of the stream workload, time from nanoseconds, level from the labels or the metadata', () => {

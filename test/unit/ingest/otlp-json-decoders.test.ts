@@ -12,20 +12,13 @@ import {
   decodeTracesDocument,
 } from '../../../api-server/src/ingest/otlp-json/otlp-json-decoders.js';
 import { DecodeError } from '../../../api-server/src/model/records.js';
+import { decodeRefusal } from '../../support/decode-refusal.js';
 
 const METRICS = { resourceMetrics: [{ scopeMetrics: [] }] };
 const LOGS = { resourceLogs: [{ scopeLogs: [] }] };
 const SPANS = { resourceSpans: [{ scopeSpans: [] }] };
 
-function refusal(decode: () => unknown): DecodeError {
-  try {
-    decode();
-  } catch (e) {
-    if (e instanceof DecodeError) return e;
-    throw e;
-  }
-  throw new Error('decoded without an error');
-}
+const refusal = decodeRefusal;
 
 describe('OTLP JSON envelope: a body of another signal', () => {
   it('metrics posted to /v1/logs: 400 naming resourceLogs and /v1/metrics', () => {

@@ -7,16 +7,9 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { logsFromIngest, metricsFromIngest, spansFromIngest, toOtlpJsonShape } from '../../../../api-server/src/ingest/grpc/grpc-records.js';
 import { DecodeError } from '../../../../api-server/src/model/records.js';
+import { decodeRefusal } from '../../../support/decode-refusal.js';
 
-function refusal(decode: () => unknown): DecodeError {
-  try {
-    decode();
-  } catch (e) {
-    if (e instanceof DecodeError) return e;
-    throw e;
-  }
-  throw new Error('decoded without an error');
-}
+const refusal = decodeRefusal;
 
 describe('gRPC ingest messages to records', () => {
   it('converts proto-loader output to the OTLP/JSON shape: bytes to hex, an intValue string to a number, other longs kept', () => {
