@@ -19,7 +19,6 @@ import { newPendingAction } from './new-action.js';
 import { rollbackRefusal } from './rollback-refusal.js';
 import { checkTier1Gates } from './tier1-gates.js';
 
-export type { ActionDecisions, ActionEngineHooks, ActionEngineSettings, ActionOutcome, DispatchPolicy, ExecutionReport } from './action-engine-types.js';
 
 export class ActionEngine implements ActionDecisions {
   private readonly book: ActionBook;

@@ -15,7 +15,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { ActionDecisions, ActionEngine, ExecutionReport } from '../actions/action-engine.js';
+import type { ActionEngine } from '../actions/action-engine.js';
+import type { ActionDecisions, ExecutionReport } from '../actions/action-engine-types.js';
 import { ActionError, ActionRoutingError } from '../actions/action-errors.js';
 import type { Action } from '../actions/action.js';
 import { actionSchema } from './action-records.js';

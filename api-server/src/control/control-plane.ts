@@ -5,7 +5,7 @@
  */
 import type { ClassicLevel } from 'classic-level';
 import type { WeightOverride } from '../analysis/contract.js';
-import type { DispatchPolicy } from '../actions/action-engine.js';
+import type { DispatchPolicy } from '../actions/action-engine-types.js';
 import { LevelJsonCollection } from '../storage/json-collection.js';
 import type { ContextBody, ContextEvent } from './context-events.js';
 import { QUIET_AFTER_MS, QUIET_BEFORE_MS, contextEventFromBody } from './context-events.js';

@@ -1,6 +1,7 @@
 /** Everything the HTTP routes reach: built once by the server and handed to every route module. */
 import type { Logger } from 'pino';
-import type { ActionDecisions, ActionEngine } from '../actions/action-engine.js';
+import type { ActionEngine } from '../actions/action-engine.js';
+import type { ActionDecisions } from '../actions/action-engine-types.js';
 import type { AnalysisCore } from '../analysis/contract.js';
 import type { Settings } from '../config/settings.js';
 import type { ControlPlane, ControlWrites } from '../control/control-plane.js';

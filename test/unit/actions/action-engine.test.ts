@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ClassicLevel } from 'classic-level';
-import type { ActionEngineSettings, ActionOutcome, DispatchPolicy } from '../../../api-server/src/actions/action-engine.js';
+import type { ActionEngineSettings, ActionOutcome, DispatchPolicy } from '../../../api-server/src/actions/action-engine-types.js';
 import { ActionEngine } from '../../../api-server/src/actions/action-engine.js';
 import { ActionError } from '../../../api-server/src/actions/action-errors.js';
 import type { Action } from '../../../api-server/src/actions/action.js';

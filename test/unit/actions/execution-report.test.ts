@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { ExecutionReport } from '../../../api-server/src/actions/action-engine.js';
+import type { ExecutionReport } from '../../../api-server/src/actions/action-engine-types.js';
 import { ActionError } from '../../../api-server/src/actions/action-errors.js';
 import type { Action, ActionState } from '../../../api-server/src/actions/action.js';
 import { reportStep } from '../../../api-server/src/actions/execution-report.js';

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { ClassicLevel } from 'classic-level';
-import type { ActionEngineSettings } from '../../../api-server/src/actions/action-engine.js';
+import type { ActionEngineSettings } from '../../../api-server/src/actions/action-engine-types.js';
 import { ActionEngine } from '../../../api-server/src/actions/action-engine.js';
 import { ActionError, ActionRoutingError } from '../../../api-server/src/actions/action-errors.js';
 import type { Action } from '../../../api-server/src/actions/action.js';
