@@ -49,34 +49,79 @@ export function etaSlope(t: { robustSlopePerSecond: number; burstSlopePerSecond:
 /** points a Theil-Sen fit takes at most (evenly spaced): ≤ 1830 pairwise slopes */
 export const THEIL_SEN_MAX_POINTS = 61;
 
+// Scratch space of theilSenSlope, reused by every call (the function runs for every input of every
+// workload on every step, docs/performance.md): the chosen points and their pairwise slopes.
+const pointX = new Float64Array(THEIL_SEN_MAX_POINTS);
+const pointY = new Float64Array(THEIL_SEN_MAX_POINTS);
+const pairSlopes = new Float64Array((THEIL_SEN_MAX_POINTS * (THEIL_SEN_MAX_POINTS - 1)) / 2);
+
 /**
  * Theil-Sen slope of the points from index `from` to the end: the median of the pairwise slopes
  * (a third of the points can be outliers before it moves). Over more than THEIL_SEN_MAX_POINTS
  * points an evenly spaced subset (always the last point) is used. NaN with fewer than 3 points
- * or no pair of distinct finite x.
+ * or no pair of distinct finite x. The median is selected in place (quickselect), not sorted.
  */
-export function theilSenSlope(xs: readonly number[], ys: readonly number[], from = 0): number {
+export function theilSenSlope(xs: ArrayLike<number>, ys: ArrayLike<number>, from = 0): number {
   const last = Math.min(xs.length, ys.length) - 1;
   const start = Math.max(0, from);
   const n = last - start + 1;
   if (n < 3) return Number.NaN;
-  const idx: number[] = [];
   const take = Math.min(n, THEIL_SEN_MAX_POINTS);
-  for (let k = take - 1; k >= 0; k--) idx.push(last - Math.round((k * (n - 1)) / Math.max(1, take - 1)));
-  const slopes: number[] = [];
-  for (let i = 0; i < idx.length; i++) {
-    const xi = xs[idx[i]!]!;
-    const yi = ys[idx[i]!]!;
-    for (let j = i + 1; j < idx.length; j++) {
-      const dx = xs[idx[j]!]! - xi;
-      const dy = ys[idx[j]!]! - yi;
-      if (dx > 0 && Number.isFinite(dx) && Number.isFinite(dy)) slopes.push(dy / dx);
+  for (let k = take - 1, i = 0; k >= 0; k--, i++) {
+    const at = last - Math.round((k * (n - 1)) / Math.max(1, take - 1));
+    pointX[i] = xs[at]!;
+    pointY[i] = ys[at]!;
+  }
+  let count = 0;
+  for (let i = 0; i < take; i++) {
+    const xi = pointX[i]!;
+    const yi = pointY[i]!;
+    for (let j = i + 1; j < take; j++) {
+      const dx = pointX[j]! - xi;
+      const dy = pointY[j]! - yi;
+      if (dx > 0 && Number.isFinite(dx) && Number.isFinite(dy)) pairSlopes[count++] = dy / dx;
     }
   }
-  if (slopes.length === 0) return Number.NaN;
-  slopes.sort((a, b) => a - b);
-  const m = slopes.length >> 1;
-  return slopes.length % 2 === 1 ? slopes[m]! : (slopes[m - 1]! + slopes[m]!) / 2;
+  if (count === 0) return Number.NaN;
+  const m = count >> 1;
+  const upper = selectInPlace(pairSlopes, count, m);
+  if (count % 2 === 1) return upper;
+  // after the selection every slope before index m is ≤ the m-th: the (m−1)-th is their largest
+  let lower = -Infinity;
+  for (let k = 0; k < m; k++) if (pairSlopes[k]! > lower) lower = pairSlopes[k]!;
+  return (lower + upper) / 2;
+}
+
+/**
+ * The k-th smallest of a[0..n) (0-based), a left partly ordered: every value before index k is
+ * ≤ a[k] ≤ every value after it. Hoare partition around a median of three; no NaN in a.
+ */
+export function selectInPlace(a: Float64Array, n: number, k: number): number {
+  let left = 0;
+  let right = n - 1;
+  while (right > left) {
+    const lo = a[left]!;
+    const mid = a[(left + right) >> 1]!;
+    const hi = a[right]!;
+    const pivot = lo < mid ? (mid < hi ? mid : lo < hi ? hi : lo) : lo < hi ? lo : mid < hi ? hi : mid;
+    let i = left;
+    let j = right;
+    while (i <= j) {
+      while (a[i]! < pivot) i++;
+      while (a[j]! > pivot) j--;
+      if (i <= j) {
+        const t = a[i]!;
+        a[i] = a[j]!;
+        a[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) right = j;
+    else if (k >= i) left = i;
+    else break;
+  }
+  return a[k]!;
 }
 
 export interface FailureEta {
