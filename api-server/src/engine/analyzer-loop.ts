@@ -104,7 +104,8 @@ export class AnalyzerLoop {
       this.reportRefusals();
       this.ticks += 1;
       const stateDue = this.ticks % this.options.stateEveryTicks === 0;
-      const snapshots = output.snapshots.map((snapshot) => {
+      // a backfilled workload steps many buckets in one tick: only its latest snapshot (and state) is stored
+      const snapshots = latestPerWorkload(output.snapshots).map((snapshot) => {
         const known = this.dirtyState.has(snapshot.key);
         this.dirtyState.add(snapshot.key);
         // new workloads are written with their state at once; the rest every stateEveryTicks
@@ -187,4 +188,16 @@ function kpiPoint(s: WorkloadSnapshot): KpiPoint {
     entropy: v.entropy.value,
     velocity: v.velocity.value,
   };
+}
+
+/**
+ * The last snapshot of each workload in `snapshots` (a step's output, in bucket order), in the
+ * order of their first appearance. Storing only these gives the store what storing all of them in
+ * order would (the later put of a key wins), without one JSON snapshot and exported state per
+ * bucket of a workload that caught up on hours of backfill in one tick.
+ */
+export function latestPerWorkload(snapshots: readonly WorkloadSnapshot[]): WorkloadSnapshot[] {
+  const latest = new Map<string, WorkloadSnapshot>();
+  for (const s of snapshots) latest.set(s.key, s);
+  return [...latest.values()];
 }
