@@ -11,8 +11,14 @@
  * on across a count that went down (the graph dropped and re-created the edge: its new counts are
  * all new calls), so the baseline keeps the healthy hour.
  *
- * State bound: ≤ MAX_EDGES edges (the least recently seen goes), ≤ one sample per 15 s of sample
- * time per edge, none older than the history span.
+ * State bound: ≤ MAX_EDGES edges (the least recently seen goes), none older than the history
+ * span. Only three samples are ever read: the edge's last new call, the sample splitting recent
+ * from baseline (the newest 5 min before that call) and the oldest kept one (the baseline's start).
+ * So samples newer than the split are kept as taken (one per 15 s of sample time), a run of
+ * samples with unchanged counts keeps only its first and its newest, and samples older than the
+ * split (only ever read as the baseline's start) are thinned to one a minute: at one step per
+ * 15 s an edge keeps ≤ 80 samples instead of 240, and its baseline starts within a minute of the
+ * hour before the latest sample instead of within 15 s.
  */
 import type { ServiceEdge } from '../traces/service-graph.js';
 import type { DependencyEdge } from './diagnosis.js';
@@ -22,6 +28,8 @@ export const HISTORY_MS = 60 * 60_000;
 /** an edge without a new call for this long is not read (the trace graph forgets it after 10 min) */
 export const QUIET_MS = 10 * 60_000;
 const SAMPLE_EVERY_MS = 15_000;
+/** the spacing of the samples older than the recent/baseline split */
+const BASELINE_SAMPLE_EVERY_MS = 60_000;
 const MAX_EDGES = 32;
 
 interface Sample {
@@ -30,8 +38,14 @@ interface Sample {
   errors: number;
 }
 
+interface EdgeSamples {
+  readonly list: Sample[];
+  /** list[0, thinned) are one per BASELINE_SAMPLE_EVERY_MS already */
+  thinned: number;
+}
+
 export class DownstreamHistory {
-  private readonly edges = new Map<string, Sample[]>();
+  private readonly edges = new Map<string, EdgeSamples>();
   /** the graph's last counts of each edge (a drop means it re-created the edge) */
   private readonly raw = new Map<string, { calls: number; errors: number }>();
 
@@ -40,14 +54,15 @@ export class DownstreamHistory {
     if (!Number.isFinite(nowMs)) return;
     for (const e of edges) {
       if (!Number.isFinite(e.calls) || !Number.isFinite(e.errors) || e.calls < 0 || e.errors < 0) continue;
-      let list = this.edges.get(e.to);
-      const last = list?.[list.length - 1];
-      if (list === undefined || (last !== undefined && nowMs < last.t)) {
-        if (list === undefined && this.edges.size >= MAX_EDGES) this.dropStalest();
-        list = [];
-        this.edges.set(e.to, list);
+      let edge = this.edges.get(e.to);
+      const newest = edge?.list[edge.list.length - 1];
+      if (edge === undefined || (newest !== undefined && nowMs < newest.t)) {
+        if (edge === undefined && this.edges.size >= MAX_EDGES) this.dropStalest();
+        edge = { list: [], thinned: 0 };
+        this.edges.set(e.to, edge);
         this.raw.delete(e.to);
       }
+      const list = edge.list;
       // the counts since the last sample: all of them when the graph re-created the edge (its counts went down)
       const before = this.raw.get(e.to);
       const reset = before === undefined || e.calls < before.calls || e.errors < before.errors;
@@ -59,9 +74,7 @@ export class DownstreamHistory {
       // within one sampling interval of the sample before it, the newest counts replace the last sample
       if (list.length >= 2 && nowMs - list[list.length - 2]!.t < SAMPLE_EVERY_MS) list[list.length - 1] = sample;
       else list.push(sample);
-      let drop = 0;
-      while (drop < list.length - 1 && nowMs - list[drop]!.t > HISTORY_MS) drop += 1;
-      if (drop > 0) list.splice(0, drop);
+      dropUnread(edge, nowMs);
     }
   }
 
@@ -73,18 +86,15 @@ export class DownstreamHistory {
    */
   read(nowMs: number): DependencyEdge[] {
     const out: DependencyEdge[] = [];
-    for (const [service, list] of this.edges) {
+    for (const [service, { list }] of this.edges) {
       if (list.length === 0 || nowMs - list[list.length - 1]!.t > RECENT_MS) continue;
       // the recent 5 min end at the edge's last call: an edge that went quiet (its callee stopped
       // answering, or its spans stopped coming) keeps the share of its last calls, up to QUIET_MS
-      let end = list.length - 1;
-      while (end > 0 && list[end]!.calls === list[end - 1]!.calls) end -= 1;
+      const end = lastCallIndex(list);
       const last = list[end]!;
       if (nowMs - last.t > QUIET_MS) continue;
       const first = list[0]!;
-      // the newest sample at least 5 min older than the last call splits recent from baseline
-      let split = first;
-      for (let i = 0; i <= end; i++) if (last.t - list[i]!.t >= RECENT_MS) split = list[i]!;
+      const split = list[splitIndex(list, end)]!;
       const calls = last.calls - split.calls;
       const errors = last.errors - split.errors;
       const baseCalls = split.calls - first.calls;
@@ -100,10 +110,15 @@ export class DownstreamHistory {
     return out.sort((a, b) => (a.service < b.service ? -1 : a.service > b.service ? 1 : 0));
   }
 
+  /** the samples kept for the edge to `service` (0 for an edge not kept): the state bound's measure */
+  samplesKept(service: string): number {
+    return this.edges.get(service)?.list.length ?? 0;
+  }
+
   private dropStalest(): void {
     let stalest: string | null = null;
     let t = Number.POSITIVE_INFINITY;
-    for (const [service, list] of this.edges) {
+    for (const [service, { list }] of this.edges) {
       const seen = list[list.length - 1]?.t ?? Number.NEGATIVE_INFINITY;
       if (seen < t) {
         t = seen;
@@ -115,4 +130,54 @@ export class DownstreamHistory {
       this.raw.delete(stalest);
     }
   }
+}
+
+/** the sample of the edge's last new call: the first of the samples since with the same call count */
+function lastCallIndex(list: readonly Sample[]): number {
+  let end = list.length - 1;
+  while (end > 0 && list[end]!.calls === list[end - 1]!.calls) end -= 1;
+  return end;
+}
+
+/** the newest sample at least RECENT_MS older than list[end] (else the first): it splits recent from baseline */
+function splitIndex(list: readonly Sample[], end: number): number {
+  const lastT = list[end]!.t;
+  let split = 0;
+  for (let i = end; i > 0; i--) {
+    if (lastT - list[i]!.t >= RECENT_MS) {
+      split = i;
+      break;
+    }
+  }
+  return split;
+}
+
+/**
+ * Drops what read() can no longer tell apart: samples older than the history span (keeping the
+ * last call's), the middle of three samples with the same counts, and, older than the split,
+ * every sample within a minute of the one kept before it.
+ */
+function dropUnread(edge: EdgeSamples, nowMs: number): void {
+  const list = edge.list;
+  const n = list.length;
+  if (n >= 3 && sameCounts(list[n - 1]!, list[n - 2]!) && sameCounts(list[n - 2]!, list[n - 3]!)) list.splice(n - 2, 1);
+  // the sample of the last call stays however old: an edge quiet for over an hour stays quiet
+  const lastCall = lastCallIndex(list);
+  let drop = 0;
+  while (drop < lastCall && nowMs - list[drop]!.t > HISTORY_MS) drop += 1;
+  if (drop > 0) {
+    list.splice(0, drop);
+    edge.thinned = Math.max(0, edge.thinned - drop);
+  }
+  const split = splitIndex(list, lastCallIndex(list));
+  let kept = Math.max(1, edge.thinned);
+  for (let i = kept; i < split; i++) {
+    if (list[i]!.t - list[kept - 1]!.t >= BASELINE_SAMPLE_EVERY_MS) list[kept++] = list[i]!;
+  }
+  if (split > kept) list.splice(kept, split - kept);
+  edge.thinned = Math.max(edge.thinned, Math.min(kept, list.length));
+}
+
+function sameCounts(a: Sample, b: Sample): boolean {
+  return a.calls === b.calls && a.errors === b.errors;
 }
