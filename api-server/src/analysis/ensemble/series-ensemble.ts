@@ -126,7 +126,7 @@ function modelPredict(d: Float64Array, layout: StageLayout, m: number, h: number
 export class SeriesEnsemble implements LineHost {
   /** everything of the series, the detectors' part included (series-memory.ts) */
   private d: Float64Array;
-  /** the same memory as floats: the models' residual ring (error-slots.ts) */
+  /** the same memory as floats: the models' and the detectors' residual rings (error-slots.ts, series-detectors.ts) */
   private r: Float32Array;
 
   /** `stage`: the memory stage to start at (series-memory.ts STAGES; 0, the smallest, by default) */
@@ -138,6 +138,11 @@ export class SeriesEnsemble implements LineHost {
   /** the series' memory (replaced by a larger one as its windows grow) */
   get memory(): Float64Array {
     return this.d;
+  }
+
+  /** the series' memory as floats (replaced with it): where the residual rings are */
+  get floats(): Float32Array {
+    return this.r;
   }
 
   /** Returns the one-step ensemble prediction made before seeing `y` (null if none), then learns `y`. */
