@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { MODEL_NAMES, SeriesEnsemble } from '../../../api-server/src/analysis/ensemble/index.js';
 import { ariPhi, ariUpdate, ariUsable, ewmaUpdate, hwPredict, hwUpdate, hwUsable, levinsonDurbin, madPredict, madUpdate, madUsable } from '../../../api-server/src/analysis/ensemble/models.js';
-import { EWMA_LEVEL, STAGES, layoutOf, newSeriesMemory } from '../../../api-server/src/analysis/ensemble/series-memory.js';
+import { EWMA_LEVEL, STAGES, floatView, layoutOf, newSeriesMemory } from '../../../api-server/src/analysis/ensemble/series-memory.js';
 
 /** a series' memory at its last stage (room for every window), and that stage's layout */
 function fullMemory(): { d: Float64Array; layout: ReturnType<typeof layoutOf> } {
@@ -54,10 +54,11 @@ describe('ensemble models (analytics.md §5.2)', () => {
   it('holt_winters: learns a pure season and predicts it one season later', () => {
     const { d, layout } = fullMemory();
     const season = (i: number): number => Math.sin((2 * Math.PI * i) / 240);
-    for (let i = 0; i < 240 * 3; i += 1) hwUpdate(d, layout, 5 + season(i));
+    const f = floatView(d);
+    for (let i = 0; i < 240 * 3; i += 1) hwUpdate(d, f, layout, 5 + season(i));
     expect(hwUsable(d)).to.equal(true);
-    expect(hwPredict(d, layout, 1)).to.be.closeTo(5 + season(240 * 3), 0.05);
-    expect(hwPredict(d, layout, 60)).to.be.closeTo(5 + season(240 * 3 + 59), 0.1);
+    expect(hwPredict(d, f, layout, 1)).to.be.closeTo(5 + season(240 * 3), 0.05);
+    expect(hwPredict(d, f, layout, 60)).to.be.closeTo(5 + season(240 * 3 + 59), 0.1);
   });
 });
 
