@@ -100,9 +100,15 @@ export interface Pair {
   stop(): void;
 }
 
-/** the service (its `npm start` flags, NODE_OPTIONS passed on) and Prometheus on free ports under `dir` */
-export async function startPair(project: string, dir: string, nodeFlags: string[], extraEnv: Record<string, string>): Promise<Pair> {
-  const [restPort, otlpPort, promPort] = [await freePort(), await freePort(), await freePort()];
+export interface Service {
+  service: ChildProcess;
+  restPort: number;
+  stop(): void;
+}
+
+/** the built service under `dir` (its data and svc.log) with `nodeFlags`, every listener on a free port */
+export async function startService(project: string, dir: string, nodeFlags: string[], extraEnv: Record<string, string>): Promise<Service> {
+  const [restPort, otlpPort] = [await freePort(), await freePort()];
   const log = openSync(`${dir}/svc.log`, 'a');
   const service = spawn(process.execPath, [...nodeFlags, 'dist/api-server/src/main.js'], {
     cwd: project,
@@ -124,18 +130,27 @@ export async function startPair(project: string, dir: string, nodeFlags: string[
       ...extraEnv,
     },
   });
+  return { service, restPort, stop: () => killGroup(service) };
+}
+
+function killGroup(p: ChildProcess): void {
+  try {
+    if (p.pid !== undefined) process.kill(-p.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+/** the service (its `npm start` flags, NODE_OPTIONS passed on) and Prometheus on free ports under `dir` */
+export async function startPair(project: string, dir: string, nodeFlags: string[], extraEnv: Record<string, string>): Promise<Pair> {
+  const { service, restPort } = await startService(project, dir, nodeFlags, extraEnv);
+  const promPort = await freePort();
   const prometheus = spawn('prometheus', ['--config.file=/dev/null', `--storage.tsdb.path=${dir}/prom`, `--web.listen-address=127.0.0.1:${promPort}`, '--web.enable-remote-write-receiver'], {
     stdio: 'ignore',
     detached: true,
   });
   const stop = (): void => {
-    for (const p of [service, prometheus]) {
-      try {
-        if (p.pid !== undefined) process.kill(-p.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
+    for (const p of [service, prometheus]) killGroup(p);
   };
   return { service, prometheus, restPort, promPort, stop };
 }
