@@ -14,6 +14,7 @@
  * usage: npm run bench:memory-soak -- [--workloads 10000] [--minutes 30] [--steps 400]
  *        [--sample-seconds 5] [--project DIR: a built checkout other than this one]
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -47,7 +48,9 @@ const STEP_MS = 15_000;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 const pod = readPodSettings(project);
-const env = { ...pod.env, SVC_MEMORY_LIMIT_BYTES: String(pod.limitBytes) };
+// the pod's NODE_ENV=production wants an API key (else every call answers 503)
+const apiKey = randomBytes(16).toString('hex');
+const env = { ...pod.env, SVC_MEMORY_LIMIT_BYTES: String(pod.limitBytes), SVC_API_KEY: apiKey };
 const limitMb = pod.limitBytes / 1_048_576;
 console.log(
   `bench:memory-soak — ${workloads} workloads x 6 metrics, ${steps} steps backfilled, then ${minutes} min live; node ${process.version}; ` +
@@ -59,16 +62,19 @@ const peaks = { backfill: 0, analysis: 0, live: 0 };
 let phase: keyof typeof peaks = 'backfill';
 let dead = false;
 
-/** every request of one step (CHUNK workloads each): how many were not 2xx, and how many of those 429 */
-async function sendStep(port: number, step: number, t: number): Promise<{ non2xx: number; refused: number }> {
+/** every request of one step (CHUNK workloads each): how many were not 2xx, how many of those 429, the last code */
+async function sendStep(port: number, step: number, t: number): Promise<{ non2xx: number; refused: number; requests: number; code: number }> {
   let non2xx = 0;
   let refused = 0;
+  let requests = 0;
+  let code = 0;
   for (let first = 0; first < workloads; first += CHUNK) {
-    const code = await post(port, '/api/v2/write', remoteWriteBody(Math.min(workloads, first + CHUNK), step, t, first)).catch(() => 0);
+    code = await post(port, '/api/v2/write', remoteWriteBody(Math.min(workloads, first + CHUNK), step, t, first), apiKey).catch(() => 0);
+    requests++;
     if (code < 200 || code >= 300) non2xx++;
     if (code === 429) refused++;
   }
-  return { non2xx, refused };
+  return { non2xx, refused, requests, code };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'bench-memory-soak-'));
@@ -85,11 +91,12 @@ const sampler = setInterval(() => {
 let non2xx = 0;
 let refused = 0;
 try {
-  for (let i = 0; i < 300 && (await getJson(svc.restPort, '/api/v2/ready'))['status'] !== 'ready'; i++) await sleep(1000);
+  for (let i = 0; i < 300 && (await getJson(svc.restPort, '/api/v2/ready', apiKey))['status'] !== 'ready'; i++) await sleep(1000);
   const started = Date.now();
   const t0 = started - steps * STEP_MS;
   for (let s = 0; s < steps && !dead; s++) {
     const r = await sendStep(svc.restPort, s, t0 + s * STEP_MS);
+    if (s === 0 && r.non2xx === r.requests) throw new Error(`the service refused the first step's every request (HTTP ${r.code})`);
     non2xx += r.non2xx;
     refused += r.refused;
     if ((s + 1) % 50 === 0) console.log(`  backfill step ${s + 1}/${steps}: RSS ${rssMb(pid).toFixed(0)} MB (${((Date.now() - started) / 1000).toFixed(0)} s)`);
@@ -97,7 +104,7 @@ try {
   // analysed: every workload listed and the ingest queue empty for three polls 5 s apart (at most 2 h)
   phase = 'analysis';
   for (let calm = 0, i = 0; i < 1440 && calm < 3 && !dead; i++) {
-    const h = await getJson(svc.restPort, '/api/v2/health');
+    const h = await getJson(svc.restPort, '/api/v2/health', apiKey);
     calm = (h['workloads'] as number) >= workloads && (h['ingest_queue'] ?? 0) === 0 ? calm + 1 : 0;
     await sleep(5000);
   }
@@ -118,7 +125,7 @@ try {
     await sleep(Math.max(0, Math.min(due, liveEnd) - Date.now()));
   }
   clearInterval(sampler);
-  const health = await getJson(svc.restPort, '/api/v2/health');
+  const health = await getJson(svc.restPort, '/api/v2/health', apiKey);
   const hwm = /VmHWM:\s+(\d+)/.exec(dead ? '' : readFileSync(`/proc/${pid}/status`, 'utf8'));
   const hwmMb = hwm === null ? Number.NaN : Number(hwm[1]) / 1024;
   const peak = Math.max(peaks.backfill, peaks.analysis, peaks.live, Number.isFinite(hwmMb) ? hwmMb : 0);

@@ -48,10 +48,12 @@ export function startCommand(packageJson: string): { env: Record<string, string>
   return { env, flags: words.filter((w) => w.startsWith('--')) };
 }
 
-export function post(port: number, path: string, body: Buffer): Promise<number> {
+/** a remote-write POST; `apiKey`: sent as the bearer credential (a service with NODE_ENV=production wants one) */
+export function post(port: number, path: string, body: Buffer, apiKey?: string): Promise<number> {
+  const auth: Record<string, string> = apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` };
   return new Promise((resolve, reject) => {
     const r = request(
-      { host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/x-protobuf', 'content-encoding': 'snappy', 'x-prometheus-remote-write-version': '0.1.0' } },
+      { host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/x-protobuf', 'content-encoding': 'snappy', 'x-prometheus-remote-write-version': '0.1.0', ...auth } },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
@@ -74,9 +76,9 @@ export function getStatus(port: number, path: string): Promise<number> {
   });
 }
 
-export function getJson(port: number, path: string): Promise<Record<string, unknown>> {
+export function getJson(port: number, path: string, apiKey?: string): Promise<Record<string, unknown>> {
   return new Promise((resolve) => {
-    request({ host: '127.0.0.1', port, path }, (res) => {
+    request({ host: '127.0.0.1', port, path, headers: apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` } }, (res) => {
       let d = '';
       res.on('data', (c: Buffer) => (d += c.toString()));
       res.on('end', () => {
