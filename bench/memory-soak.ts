@@ -61,6 +61,8 @@ console.log(
 const peaks = { backfill: 0, analysis: 0, live: 0 };
 let phase: keyof typeof peaks = 'backfill';
 let dead = false;
+/** set before the bench stops the service itself */
+let stopping = false;
 
 /** every request of one step (CHUNK workloads each): how many were not 2xx, how many of those 429, the last code */
 async function sendStep(port: number, step: number, t: number): Promise<{ non2xx: number; refused: number; requests: number; code: number }> {
@@ -81,6 +83,7 @@ const dir = mkdtempSync(join(tmpdir(), 'bench-memory-soak-'));
 const svc = await startService(project, dir, [...pod.nodeFlags], env);
 const pid = svc.service.pid!;
 svc.service.on('exit', (code, signal) => {
+  if (stopping) return;
   dead = true;
   console.error(`the service exited (code ${String(code)}, signal ${String(signal)}) during the ${phase}`);
 });
@@ -144,6 +147,7 @@ try {
   throw error;
 } finally {
   clearInterval(sampler);
+  stopping = true;
   svc.stop();
   rmSync(dir, { recursive: true, force: true });
 }
