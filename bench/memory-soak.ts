@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readPodSettings } from './memory/pod-settings.js';
-import { getJson, post, rssMb, startService } from './memory/processes.js';
+import { brkHeapMb, getJson, post, rssMb, startService } from './memory/processes.js';
 import { remoteWriteBody } from './memory/remote-write-body.js';
 
 const { values } = parseArgs({
@@ -79,6 +79,19 @@ async function sendStep(port: number, step: number, t: number): Promise<{ non2xx
   return { non2xx, refused, requests, code };
 }
 
+/** V8's heap used and total and the external (typed-array) memory in MB, from the service's /metrics, and malloc's heap */
+async function breakdown(port: number): Promise<string> {
+  const metrics = await fetch(`http://127.0.0.1:${port}/api/v2/metrics`, { headers: { authorization: `Bearer ${apiKey}` } }).then(
+    (r) => r.text(),
+    () => '',
+  );
+  const mb = (name: string): string => {
+    const m = new RegExp(`^${name} (\\S+)`, 'm').exec(metrics);
+    return m === null ? '?' : (Number(m[1]) / 1_048_576).toFixed(0);
+  };
+  return `V8 heap used ${mb('nodejs_heap_size_used_bytes')} / total ${mb('nodejs_heap_size_total_bytes')} MB, external ${mb('nodejs_external_memory_bytes')} MB, malloc heap ${brkHeapMb(pid).toFixed(0)} MB`;
+}
+
 const dir = mkdtempSync(join(tmpdir(), 'bench-memory-soak-'));
 const svc = await startService(project, dir, [...pod.nodeFlags], env);
 const pid = svc.service.pid!;
@@ -111,7 +124,7 @@ try {
     calm = (h['workloads'] as number) >= workloads && (h['ingest_queue'] ?? 0) === 0 ? calm + 1 : 0;
     await sleep(5000);
   }
-  console.log(`  backlog analysed after ${((Date.now() - started) / 1000).toFixed(0)} s: RSS ${rssMb(pid).toFixed(0)} MB, peak so far ${Math.max(peaks.backfill, peaks.analysis).toFixed(0)} MB`);
+  console.log(`  backlog analysed after ${((Date.now() - started) / 1000).toFixed(0)} s: RSS ${rssMb(pid).toFixed(0)} MB, peak so far ${Math.max(peaks.backfill, peaks.analysis).toFixed(0)} MB (${await breakdown(svc.restPort)})`);
   // live: one step of every workload per 15 s of wall time, its sample time now
   phase = 'live';
   const liveEnd = Date.now() + minutes * 60_000;
@@ -122,13 +135,14 @@ try {
     non2xx += r.non2xx;
     refused += r.refused;
     if (Date.now() >= nextMinute) {
-      console.log(`  live, ${Math.round((minutes * 60_000 - (liveEnd - Date.now())) / 60_000)} min: RSS ${rssMb(pid).toFixed(0)} MB, peak ${peaks.live.toFixed(0)} MB`);
+      console.log(`  live, ${Math.round((minutes * 60_000 - (liveEnd - Date.now())) / 60_000)} min: RSS ${rssMb(pid).toFixed(0)} MB, peak ${peaks.live.toFixed(0)} MB (${await breakdown(svc.restPort)})`);
       nextMinute += 60_000;
     }
     await sleep(Math.max(0, Math.min(due, liveEnd) - Date.now()));
   }
   clearInterval(sampler);
   const health = await getJson(svc.restPort, '/api/v2/health', apiKey);
+  if (!dead) console.log(`  at the end: RSS ${rssMb(pid).toFixed(0)} MB (${await breakdown(svc.restPort)})`);
   const hwm = /VmHWM:\s+(\d+)/.exec(dead ? '' : readFileSync(`/proc/${pid}/status`, 'utf8'));
   const hwmMb = hwm === null ? Number.NaN : Number(hwm[1]) / 1024;
   const peak = Math.max(peaks.backfill, peaks.analysis, peaks.live, Number.isFinite(hwmMb) ? hwmMb : 0);
