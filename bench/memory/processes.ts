@@ -48,10 +48,12 @@ export function startCommand(packageJson: string): { env: Record<string, string>
   return { env, flags: words.filter((w) => w.startsWith('--')) };
 }
 
-export function post(port: number, path: string, body: Buffer): Promise<number> {
+/** a remote-write POST; `apiKey`: sent as the bearer credential (a service with NODE_ENV=production wants one) */
+export function post(port: number, path: string, body: Buffer, apiKey?: string): Promise<number> {
+  const auth: Record<string, string> = apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` };
   return new Promise((resolve, reject) => {
     const r = request(
-      { host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/x-protobuf', 'content-encoding': 'snappy', 'x-prometheus-remote-write-version': '0.1.0' } },
+      { host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/x-protobuf', 'content-encoding': 'snappy', 'x-prometheus-remote-write-version': '0.1.0', ...auth } },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
@@ -74,9 +76,9 @@ export function getStatus(port: number, path: string): Promise<number> {
   });
 }
 
-export function getJson(port: number, path: string): Promise<Record<string, unknown>> {
+export function getJson(port: number, path: string, apiKey?: string): Promise<Record<string, unknown>> {
   return new Promise((resolve) => {
-    request({ host: '127.0.0.1', port, path }, (res) => {
+    request({ host: '127.0.0.1', port, path, headers: apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` } }, (res) => {
       let d = '';
       res.on('data', (c: Buffer) => (d += c.toString()));
       res.on('end', () => {
@@ -100,9 +102,15 @@ export interface Pair {
   stop(): void;
 }
 
-/** the service (its `npm start` flags, NODE_OPTIONS passed on) and Prometheus on free ports under `dir` */
-export async function startPair(project: string, dir: string, nodeFlags: string[], extraEnv: Record<string, string>): Promise<Pair> {
-  const [restPort, otlpPort, promPort] = [await freePort(), await freePort(), await freePort()];
+export interface Service {
+  service: ChildProcess;
+  restPort: number;
+  stop(): void;
+}
+
+/** the built service under `dir` (its data and svc.log) with `nodeFlags`, every listener on a free port */
+export async function startService(project: string, dir: string, nodeFlags: string[], extraEnv: Record<string, string>): Promise<Service> {
+  const [restPort, otlpPort] = [await freePort(), await freePort()];
   const log = openSync(`${dir}/svc.log`, 'a');
   const service = spawn(process.execPath, [...nodeFlags, 'dist/api-server/src/main.js'], {
     cwd: project,
@@ -124,18 +132,27 @@ export async function startPair(project: string, dir: string, nodeFlags: string[
       ...extraEnv,
     },
   });
+  return { service, restPort, stop: () => killGroup(service) };
+}
+
+function killGroup(p: ChildProcess): void {
+  try {
+    if (p.pid !== undefined) process.kill(-p.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
+}
+
+/** the service (its `npm start` flags, NODE_OPTIONS passed on) and Prometheus on free ports under `dir` */
+export async function startPair(project: string, dir: string, nodeFlags: string[], extraEnv: Record<string, string>): Promise<Pair> {
+  const { service, restPort } = await startService(project, dir, nodeFlags, extraEnv);
+  const promPort = await freePort();
   const prometheus = spawn('prometheus', ['--config.file=/dev/null', `--storage.tsdb.path=${dir}/prom`, `--web.listen-address=127.0.0.1:${promPort}`, '--web.enable-remote-write-receiver'], {
     stdio: 'ignore',
     detached: true,
   });
   const stop = (): void => {
-    for (const p of [service, prometheus]) {
-      try {
-        if (p.pid !== undefined) process.kill(-p.pid, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }
+    for (const p of [service, prometheus]) killGroup(p);
   };
   return { service, prometheus, restPort, promPort, stop };
 }

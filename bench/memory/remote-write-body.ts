@@ -32,11 +32,11 @@ function bytes(field: number, b: ArrayLike<number>, out: number[]): void {
 }
 const str = (field: number, s: string, out: number[]): void => bytes(field, Buffer.from(s), out);
 
-/** the request of step `step` at sample time `t` (ms) for workloads [0, workloads) */
-export function remoteWriteBody(workloads: number, step: number, t: number): Buffer {
+/** the request of step `step` at sample time `t` (ms) for workloads [first, workloads) */
+export function remoteWriteBody(workloads: number, step: number, t: number, first = 0): Buffer {
   const out: number[] = [];
   const value = Buffer.alloc(8);
-  for (let w = 0; w < workloads; w++) {
+  for (let w = first; w < workloads; w++) {
     for (const name of METRIC_NAMES) {
       const ts: number[] = [];
       for (const [n, v] of [['__name__', name], ['namespace', 'mem'], ['deployment', `wl-${w}`], ['pod', `wl-${w}-0`]] as const) {

@@ -17,6 +17,7 @@ import {
   STAGES,
   VALUE_POINTS,
   ZERO_RUN,
+  floatView,
   newSeriesMemory,
 } from '../../../api-server/src/analysis/ensemble/series-memory.js';
 import { SORTED_META, sortedMedianAbsDeviation, sortedPush, sortedZeroDeviation } from '../../../api-server/src/analysis/ensemble/sorted-slots.js';
@@ -170,13 +171,13 @@ describe('zero fixed point: each shortcut against the update it replaces', () =>
     const d = newSeriesMemory(STAGES.length - 1);
     for (let k = 0; k < SEASON + 2 * ARI_DIFFS; k += 1) {
       ariUpdate(d, 0);
-      hwUpdate(d, layout, 0);
+      hwUpdate(d, floatView(d), layout, 0);
     }
     expect(d[ARI_COUNT]).to.equal(ARI_DIFFS);
     for (let k = 0; k < 25; k += 1) {
       const full = d.slice();
       ariUpdate(full, 0);
-      hwUpdate(full, layout, 0);
+      hwUpdate(full, floatView(full), layout, 0);
       ariUpdateAtZero(d);
       hwUpdateAtZero(d);
       for (let i = 0; i < d.length; i += 1) expect(Object.is(d[i], full[i]), `element ${i} after ${k}`).to.equal(true);

@@ -53,7 +53,7 @@ describe('downstream history: an edge\'s recent error share against its own base
     expect(h.read(35 * MIN + QUIET_MS + 1)).to.deep.equal([]);
   });
 
-  it('keeps one sample per 15 s and nothing older than an hour; an edge unseen for 5 min is not read', () => {
+  it('keeps nothing older than an hour; an edge unseen for 5 min is not read', () => {
     const h = new DownstreamHistory();
     for (let t = 0; t <= 2 * HISTORY_MS; t += 5_000) h.observe([{ to: 'x', calls: t / 1000, errors: 0 }], t);
     const [e] = h.read(2 * HISTORY_MS);
@@ -61,6 +61,39 @@ describe('downstream history: an edge\'s recent error share against its own base
     expect(e!.calls).to.equal(300);
     expect(e!.baselineCalls).to.be.within(3285, 3300);
     expect(h.read(2 * HISTORY_MS + RECENT_MS + 1)).to.deep.equal([]);
+  });
+
+  it('keeps at most 76 samples an edge at one step per 15 s (240 before), reading the same shares', () => {
+    const h = new DownstreamHistory();
+    let most = 0;
+    // 2 h of 1 call/s; from 100 min on, 1 call in 10 fails
+    for (let t = 0; t <= 2 * HISTORY_MS; t += 15_000) {
+      const errors = t > 100 * MIN ? (t - 100 * MIN) / 10_000 : 0;
+      h.observe([{ to: 'x', calls: t / 1000, errors }], t);
+      most = Math.max(most, h.samplesKept('x'));
+    }
+    // 21 samples 15 s apart over the last 5 min (the split included), 55 a minute apart before it (the oldest ≤ 60 min old)
+    expect(most).to.equal(76);
+    expect(h.samplesKept('x')).to.equal(76);
+    // recent: 300 calls, 30 errors; baseline: minutes 60..115 = 3 300 calls, of which minutes 100..115 = 90 errors
+    expect(h.read(2 * HISTORY_MS)).to.deep.equal([{ service: 'x', errorRate: 0.1, calls: 300, baselineErrorRate: 90 / 3300, baselineCalls: 3300 }]);
+    // quiet for 10 min: the run of unchanged counts keeps its first and newest samples only, and nothing is read after it
+    for (let t = 2 * HISTORY_MS + 15_000; t <= 2 * HISTORY_MS + QUIET_MS; t += 15_000) h.observe([{ to: 'x', calls: 7200, errors: 120 }], t);
+    expect(h.samplesKept('x')).to.be.at.most(76);
+    expect(h.read(2 * HISTORY_MS + QUIET_MS)[0]).to.include({ errorRate: 0.1, calls: 300 });
+    expect(h.read(2 * HISTORY_MS + QUIET_MS + 1)).to.deep.equal([]);
+  });
+
+  it('an edge quiet for over an hour stays quiet (its last call is not dropped with the hour)', () => {
+    const h = new DownstreamHistory();
+    h.observe([{ to: 'q', calls: 0, errors: 0 }], 0);
+    h.observe([{ to: 'q', calls: 50, errors: 5 }], MIN);
+    for (let t = 2 * MIN; t <= 2 * HISTORY_MS; t += 15_000) h.observe([{ to: 'q', calls: 50, errors: 5 }], t);
+    expect(h.samplesKept('q')).to.equal(2);
+    expect(h.read(2 * HISTORY_MS)).to.deep.equal([]);
+    // calls again: 10 new, none failing; the hour's start counts as before them (50 calls, 5 errors)
+    h.observe([{ to: 'q', calls: 60, errors: 5 }], 2 * HISTORY_MS + 15_000);
+    expect(h.read(2 * HISTORY_MS + 15_000)).to.deep.equal([{ service: 'q', errorRate: 0, calls: 10, baselineErrorRate: null, baselineCalls: 0 }]);
   });
 
   it('reads finite shares in [0, 1] for any cumulated counts (property)', () => {

@@ -114,7 +114,7 @@ export function touchDetectorLines(ensemble: SeriesEnsemble): number {
   // the line's scalars may straddle two cache lines: both ends
   const sum = (d[BURST_LINE] as number) + (d[BURST_LINE + LINE_POINTS - 1] as number) + (d[lineNextPointAt(d, BURST_LINE, BURST_POINTS)] as number);
   // the residual ring exists from the 256-point stage on; after 200 residuals of +0 a next +0 does not read it
-  return layout.room >= 256 && (d[RES_ZERO_RUN] as number) < RESIDUAL_POINTS ? sum + (d[layout.residuals + (((d[RES_COUNT] as number) | 0) % RESIDUAL_POINTS)] as number) : sum;
+  return layout.room >= 256 && (d[RES_ZERO_RUN] as number) < RESIDUAL_POINTS ? sum + (ensemble.floats[layout.residuals + (((d[RES_COUNT] as number) | 0) % RESIDUAL_POINTS)] as number) : sum;
 }
 
 /** the slope of the series' burst line */
@@ -273,6 +273,8 @@ export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xS
   if (base.seasonalUsableBefore) {
     const expected = base.seasonalForecastBefore;
     const residual = y - expected;
+    // the ring holds single-precision residuals; the sums add exactly the stored values, the score reads this point's own
+    const f = base.floats;
     const count = (d[RES_COUNT] as number) | 0;
     const slot = layout.residuals + (count % RESIDUAL_POINTS);
     let rSum = d[RES_SUM] as number;
@@ -287,13 +289,14 @@ export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xS
       rSumSq += 0;
     } else {
       if (count >= RESIDUAL_POINTS) {
-        const old = d[slot] as number;
+        const old = f[slot] as number;
         rSum -= old;
         rSumSq -= old * old;
       }
-      d[slot] = residual;
-      rSum += residual;
-      rSumSq += residual * residual;
+      f[slot] = residual;
+      const stored = f[slot] as number;
+      rSum += stored;
+      rSumSq += stored * stored;
     }
     d[RES_ZERO_RUN] = zero ? Math.min(RESIDUAL_POINTS, zeroRun + 1) : 0;
     d[RES_COUNT] = count + 1;
@@ -301,7 +304,7 @@ export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xS
     d[RES_SUM_SQ] = rSumSq;
     // recomputed exactly now and then to bound drift
     if ((count + 1) % 1000 === 0) {
-      resumResiduals(d, layout.residuals, Math.min(RESIDUAL_POINTS, count + 1));
+      resumResiduals(d, f, layout.residuals, Math.min(RESIDUAL_POINTS, count + 1));
       rSum = d[RES_SUM] as number;
       rSumSq = d[RES_SUM_SQ] as number;
     }
@@ -337,11 +340,11 @@ export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xS
 }
 
 /** the residual ring's exact sums (every 1000 points, out of detectPoint's line) */
-function resumResiduals(d: Float64Array, residuals: number, held: number): void {
+function resumResiduals(d: Float64Array, f: Float32Array, residuals: number, held: number): void {
   let rSum = 0;
   let rSumSq = 0;
   for (let k = 0; k < held; k += 1) {
-    const r = d[residuals + k] as number;
+    const r = f[residuals + k] as number;
     rSum += r;
     rSumSq += r * r;
   }

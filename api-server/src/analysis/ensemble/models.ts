@@ -203,31 +203,36 @@ const dampAfter = (h: number): number => (0.98 * (1 - 0.98 ** h)) / (1 - 0.98);
 const DAMP_ONE_STEP = dampAfter(1);
 
 // holt_winters: damped additive, alpha 0.3, beta 0.05, gamma 0.2, phi 0.98, season 240; the
-// first season's points are buffered in the season's storage.
-export function hwUpdate(d: Float64Array, layout: StageLayout, y: number): void {
+// season is in single precision (`f`: the memory's Float32 view, series-memory.ts floatView). The
+// first season's points are buffered in the season's storage as their difference from the first
+// point (kept in HW_LEVEL until the season ends), so a large level loses no precision there.
+export function hwUpdate(d: Float64Array, f: Float32Array, layout: StageLayout, y: number): void {
   const season = layout.season;
   const n = ((d[HW_N] as number) | 0) + 1;
   d[HW_N] = n;
   d[HW_LAST] = y;
   if (n <= SEASON) {
-    d[season + n - 1] = y;
+    if (n === 1) d[HW_LEVEL] = y;
+    const origin = d[HW_LEVEL] as number;
+    f[season + n - 1] = y - origin;
     const bufferSum = (d[HW_BUFFER_SUM] as number) + y;
     d[HW_BUFFER_SUM] = bufferSum;
     if (n === SEASON) {
       const level = bufferSum / SEASON;
       d[HW_LEVEL] = level;
       d[HW_TREND] = 0;
-      for (let i = 0; i < SEASON; i += 1) d[season + i] = (d[season + i] as number) - level;
+      const shift = origin - level;
+      for (let i = 0; i < SEASON; i += 1) f[season + i] = (f[season + i] as number) + shift;
     }
     return;
   }
   const i = season + ((n - 1) % SEASON);
-  const s = d[i] as number;
+  const s = f[i] as number;
   const level = d[HW_LEVEL] as number;
   const trend = d[HW_TREND] as number;
   const levelNew = 0.3 * (y - s) + 0.7 * (level + 0.98 * trend);
   d[HW_TREND] = 0.05 * (levelNew - level) + 0.95 * 0.98 * trend;
-  d[i] = 0.2 * (y - levelNew) + 0.8 * s;
+  f[i] = 0.2 * (y - levelNew) + 0.8 * s;
   d[HW_LEVEL] = levelNew;
 }
 /**
@@ -239,17 +244,17 @@ export function hwUpdateAtZero(d: Float64Array): void {
   d[HW_N] = ((d[HW_N] as number) | 0) + 1;
   d[HW_LAST] = 0;
 }
-/** the season element the next update reads and writes (the buffer's next one during the first season) */
+/** the season element (of the Float32 view) the next update reads and writes (the buffer's next one during the first season) */
 export function hwSeasonNextAt(d: Float64Array, layout: StageLayout): number {
   return layout.season + (((d[HW_N] as number) | 0) % SEASON);
 }
 export function hwUsable(d: Float64Array): boolean {
   return (d[HW_N] as number) > SEASON;
 }
-export function hwPredict(d: Float64Array, layout: StageLayout, h: number): number {
+export function hwPredict(d: Float64Array, f: Float32Array, layout: StageLayout, h: number): number {
   if (!hwUsable(d)) return d[HW_LAST] as number;
   const damp = h === 1 ? DAMP_ONE_STEP : dampAfter(h);
-  return (d[HW_LEVEL] as number) + (d[HW_TREND] as number) * damp + (d[layout.season + ((((d[HW_N] as number) | 0) + h - 1) % SEASON)] as number);
+  return (d[HW_LEVEL] as number) + (d[HW_TREND] as number) * damp + (f[layout.season + ((((d[HW_N] as number) | 0) + h - 1) % SEASON)] as number);
 }
 
 // mad: the median of the last 300 values (the value window), flat; usable after 10 values.

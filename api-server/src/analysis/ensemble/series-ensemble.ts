@@ -108,14 +108,14 @@ function usable(d: Float64Array, m: number): boolean {
   }
 }
 
-function modelPredict(d: Float64Array, layout: StageLayout, m: number, h: number): number {
+function modelPredict(d: Float64Array, f: Float32Array, layout: StageLayout, m: number, h: number): number {
   switch (m) {
     case CA_ILR:
       return caIlrPredict(d, h);
     case ARIMA:
       return ariPredict(d, h);
     case HOLT_WINTERS:
-      return hwPredict(d, layout, h);
+      return hwPredict(d, f, layout, h);
     case MAD:
       return madPredict(d, layout);
     default:
@@ -126,7 +126,7 @@ function modelPredict(d: Float64Array, layout: StageLayout, m: number, h: number
 export class SeriesEnsemble implements LineHost {
   /** everything of the series, the detectors' part included (series-memory.ts) */
   private d: Float64Array;
-  /** the same memory as floats: the models' residual ring (error-slots.ts) */
+  /** the same memory as floats: Holt-Winters' season, the models' and the detectors' residual rings (models.ts, error-slots.ts, series-detectors.ts) */
   private r: Float32Array;
 
   /** `stage`: the memory stage to start at (series-memory.ts STAGES; 0, the smallest, by default) */
@@ -138,6 +138,11 @@ export class SeriesEnsemble implements LineHost {
   /** the series' memory (replaced by a larger one as its windows grow) */
   get memory(): Float64Array {
     return this.d;
+  }
+
+  /** the series' memory as floats (replaced with it): where the residual rings are */
+  get floats(): Float32Array {
+    return this.r;
   }
 
   /** Returns the one-step ensemble prediction made before seeing `y` (null if none), then learns `y`. */
@@ -154,7 +159,7 @@ export class SeriesEnsemble implements LineHost {
     // dispatch on the model per point)
     d[ONE_STEP + CA_ILR] = caIlrUsable(d) ? caIlrPredict(d, 1) : Number.NaN;
     d[ONE_STEP + ARIMA] = ariUsable(d) ? ariPredict(d, 1) : Number.NaN;
-    d[ONE_STEP + HOLT_WINTERS] = hwUsable(d) ? hwPredict(d, layout, 1) : Number.NaN;
+    d[ONE_STEP + HOLT_WINTERS] = hwUsable(d) ? hwPredict(d, this.r, layout, 1) : Number.NaN;
     d[ONE_STEP + MAD] = madUsable(d) ? madPredict(d, layout) : Number.NaN;
     d[ONE_STEP + EWMA] = ewmaUsable(d) ? (d[EWMA_LEVEL] as number) : Number.NaN;
     const points = (d[POINTS] as number) | 0;
@@ -170,12 +175,12 @@ export class SeriesEnsemble implements LineHost {
     d[EVICTED] = madUpdate(d, layout, y);
     caIlrUpdate(d, y, xSeconds);
     ariUpdate(d, y);
-    hwUpdate(d, layout, y);
+    hwUpdate(d, this.r, layout, y);
     ewmaUpdate(d, y);
     d[LAST_Y] = y;
     d[POINTS] = points + 1;
     if ((points + 1) % 4 === 0) reweigh(d);
-    countZeroRun(d, layout, y);
+    countZeroRun(d, this.r, layout, y);
     return prediction;
   }
 
@@ -212,7 +217,7 @@ export class SeriesEnsemble implements LineHost {
     // at the zero fixed point a next +0 reads none of the rest (zero-point.ts)
     if (zeroPointReached(d)) return sum;
     sum += (d[ariNewestAt(d)] as number) + (d[sortedMiddleAt(d, VALUE_META, layout.valueSorted)] as number);
-    sum += d[hwSeasonNextAt(d, layout)] as number;
+    sum += this.r[hwSeasonNextAt(d, layout)] as number;
     return sum + (this.r[errorNextAt(d, ERROR_STATS, layout.errorRing, MODEL_COUNT)] as number);
   }
 
@@ -247,7 +252,7 @@ export class SeriesEnsemble implements LineHost {
     const layout = layoutOf(d);
     const out = {} as Record<ModelName, number | null>;
     MODEL_NAMES.forEach((name, m) => {
-      out[name] = usable(d, m) ? modelPredict(d, layout, m, steps) : null;
+      out[name] = usable(d, m) ? modelPredict(d, this.r, layout, m, steps) : null;
     });
     return out;
   }
@@ -261,7 +266,7 @@ export class SeriesEnsemble implements LineHost {
     for (let m = 0; m < MODEL_COUNT; m += 1) {
       const w = d[WEIGHTS + m] as number;
       if (!usable(d, m) || w === 0) continue;
-      s += w * modelPredict(d, layout, m, steps);
+      s += w * modelPredict(d, this.r, layout, m, steps);
       wsum += w;
     }
     const lastY = d[LAST_Y] as number;
@@ -309,7 +314,7 @@ export class SeriesEnsemble implements LineHost {
       trend: slope > 0.001 ? 'rising' : slope < -0.001 ? 'falling' : 'stable',
       warmingUp: !hwUsable(d),
       confidence: this.confidence(),
-      models: MODEL_NAMES.map((name, m) => ({ name, weight: d[WEIGHTS + m] as number, mean: usable(d, m) ? modelPredict(d, layout, m, horizonMinutes * 4) : lastY })),
+      models: MODEL_NAMES.map((name, m) => ({ name, weight: d[WEIGHTS + m] as number, mean: usable(d, m) ? modelPredict(d, this.r, layout, m, horizonMinutes * 4) : lastY })),
       points,
     };
   }

@@ -92,10 +92,14 @@ export interface StageLayout {
    * value, so that the ring is (x, y) pairs the stable line reads as its points)
    */
   readonly recentX: number;
+  /** Holt-Winters' season, an element of the memory's Float32 view (floatView) */
   readonly season: number;
   /** the models' residual ring (error-slots.ts), an element of the memory's Float32 view (floatView) */
   readonly errorRing: number;
-  /** the seasonal residual ring (present from the 256 stage: residuals start after one season) */
+  /**
+   * the seasonal residual ring (present from the 256 stage: residuals start after one season), an
+   * element of the memory's Float32 view (floatView) like errorRing
+   */
   readonly residuals: number;
   readonly size: number;
   /** [offset, length] of every region, for the copy to the next stage */
@@ -116,10 +120,11 @@ function stageLayout(room: number): StageLayout {
   const recentX = take(2 * Math.min(VALUE_POINTS, room));
   const valueRing = recentX + 1;
   const valueSorted = take(Math.min(VALUE_POINTS, room));
-  const season = take(Math.min(SEASON, room));
+  // single precision (models.ts hwUpdate), like the residual rings
+  const season = 2 * take(Math.ceil(Math.min(SEASON, room) / 2));
   // single precision (error-slots.ts): an element of the memory's Float32 view, two per Float64
   const errorRing = 2 * take(Math.ceil((MODEL_COUNT * Math.min(STABLE_POINTS, room)) / 2));
-  const residuals = take(room >= 256 ? RESIDUAL_POINTS : 0);
+  const residuals = 2 * take(room >= 256 ? RESIDUAL_POINTS / 2 : 0);
   return Object.freeze({ room, valueRing, valueSorted, recentX, season, errorRing, residuals, size: at, regions: Object.freeze(regions) });
 }
 
@@ -148,7 +153,7 @@ function shareStablePoints(d: Float64Array, layout: StageLayout): void {
   lineSharePoints(d, STABLE_LINE, layout.recentX, VALUE_POINTS);
 }
 
-/** the memory seen as floats (the residual ring's elements: StageLayout.errorRing) */
+/** the memory seen as floats (the season's and the residual rings' elements: StageLayout.season, errorRing, residuals) */
 export function floatView(d: Float64Array): Float32Array {
   return new Float32Array(d.buffer, d.byteOffset, d.length * 2);
 }

@@ -11,8 +11,15 @@
  * on across a count that went down (the graph dropped and re-created the edge: its new counts are
  * all new calls), so the baseline keeps the healthy hour.
  *
- * State bound: ≤ MAX_EDGES edges (the least recently seen goes), ≤ one sample per 15 s of sample
- * time per edge, none older than the history span.
+ * State bound: ≤ MAX_EDGES edges (the least recently seen goes), none older than the history
+ * span. Only three samples are ever read: the edge's last new call, the sample splitting recent
+ * from baseline (the newest 5 min before that call) and the oldest kept one (the baseline's start).
+ * So samples newer than the split are kept as taken (one per 15 s of sample time), a run of
+ * samples with unchanged counts keeps only its first and its newest, and samples older than the
+ * split (only ever read as the baseline's start) are thinned to one a minute: at one step per
+ * 15 s an edge keeps ≤ 76 samples instead of 240, and its baseline starts within a minute of the
+ * hour before the latest sample instead of within 15 s. The samples are (time, calls, errors)
+ * triples in one array of doubles per edge (24 bytes a sample instead of an object's ~75).
  */
 import type { ServiceEdge } from '../traces/service-graph.js';
 import type { DependencyEdge } from './diagnosis.js';
@@ -22,46 +29,54 @@ export const HISTORY_MS = 60 * 60_000;
 /** an edge without a new call for this long is not read (the trace graph forgets it after 10 min) */
 export const QUIET_MS = 10 * 60_000;
 const SAMPLE_EVERY_MS = 15_000;
+/** the spacing of the samples older than the recent/baseline split */
+const BASELINE_SAMPLE_EVERY_MS = 60_000;
 const MAX_EDGES = 32;
 
-interface Sample {
-  t: number;
-  calls: number;
-  errors: number;
+/** elements of one sample in an edge's array: its time, then its cumulated calls and errors */
+const T = 0;
+const CALLS = 1;
+const ERRORS = 2;
+const SAMPLE = 3;
+
+interface EdgeSamples {
+  /** the samples, oldest first, SAMPLE elements each */
+  readonly s: number[];
+  /** samples [0, thinned) are one per BASELINE_SAMPLE_EVERY_MS already */
+  thinned: number;
+  /** the graph's last counts of the edge (a drop means it re-created the edge); NaN before the first */
+  rawCalls: number;
+  rawErrors: number;
 }
 
 export class DownstreamHistory {
-  private readonly edges = new Map<string, Sample[]>();
-  /** the graph's last counts of each edge (a drop means it re-created the edge) */
-  private readonly raw = new Map<string, { calls: number; errors: number }>();
+  private readonly edges = new Map<string, EdgeSamples>();
 
   /** records the edges' cumulated counts at `nowMs` (non-finite times and counts are ignored) */
   observe(edges: readonly Pick<ServiceEdge, 'to' | 'calls' | 'errors'>[], nowMs: number): void {
     if (!Number.isFinite(nowMs)) return;
     for (const e of edges) {
       if (!Number.isFinite(e.calls) || !Number.isFinite(e.errors) || e.calls < 0 || e.errors < 0) continue;
-      let list = this.edges.get(e.to);
-      const last = list?.[list.length - 1];
-      if (list === undefined || (last !== undefined && nowMs < last.t)) {
-        if (list === undefined && this.edges.size >= MAX_EDGES) this.dropStalest();
-        list = [];
-        this.edges.set(e.to, list);
-        this.raw.delete(e.to);
+      let edge = this.edges.get(e.to);
+      if (edge === undefined || (edge.s.length > 0 && nowMs < at(edge.s, count(edge.s) - 1, T))) {
+        if (edge === undefined && this.edges.size >= MAX_EDGES) this.dropStalest();
+        edge = { s: [], thinned: 0, rawCalls: Number.NaN, rawErrors: Number.NaN };
+        this.edges.set(e.to, edge);
       }
+      const s = edge.s;
+      const n = count(s);
       // the counts since the last sample: all of them when the graph re-created the edge (its counts went down)
-      const before = this.raw.get(e.to);
-      const reset = before === undefined || e.calls < before.calls || e.errors < before.errors;
-      const prev = list[list.length - 1];
-      const calls = (prev?.calls ?? 0) + (reset ? (prev === undefined ? 0 : e.calls) : e.calls - before.calls);
-      const errors = (prev?.errors ?? 0) + (reset ? (prev === undefined ? 0 : e.errors) : e.errors - before.errors);
-      this.raw.set(e.to, { calls: e.calls, errors: e.errors });
-      const sample = { t: nowMs, calls, errors };
+      const reset = Number.isNaN(edge.rawCalls) || e.calls < edge.rawCalls || e.errors < edge.rawErrors;
+      const prevCalls = n > 0 ? at(s, n - 1, CALLS) : 0;
+      const prevErrors = n > 0 ? at(s, n - 1, ERRORS) : 0;
+      const calls = prevCalls + (reset ? (n === 0 ? 0 : e.calls) : e.calls - edge.rawCalls);
+      const errors = prevErrors + (reset ? (n === 0 ? 0 : e.errors) : e.errors - edge.rawErrors);
+      edge.rawCalls = e.calls;
+      edge.rawErrors = e.errors;
       // within one sampling interval of the sample before it, the newest counts replace the last sample
-      if (list.length >= 2 && nowMs - list[list.length - 2]!.t < SAMPLE_EVERY_MS) list[list.length - 1] = sample;
-      else list.push(sample);
-      let drop = 0;
-      while (drop < list.length - 1 && nowMs - list[drop]!.t > HISTORY_MS) drop += 1;
-      if (drop > 0) list.splice(0, drop);
+      if (n >= 2 && nowMs - at(s, n - 2, T) < SAMPLE_EVERY_MS) s.length -= SAMPLE;
+      s.push(nowMs, calls, errors);
+      dropUnread(edge, nowMs);
     }
   }
 
@@ -73,22 +88,18 @@ export class DownstreamHistory {
    */
   read(nowMs: number): DependencyEdge[] {
     const out: DependencyEdge[] = [];
-    for (const [service, list] of this.edges) {
-      if (list.length === 0 || nowMs - list[list.length - 1]!.t > RECENT_MS) continue;
+    for (const [service, { s }] of this.edges) {
+      const n = count(s);
+      if (n === 0 || nowMs - at(s, n - 1, T) > RECENT_MS) continue;
       // the recent 5 min end at the edge's last call: an edge that went quiet (its callee stopped
       // answering, or its spans stopped coming) keeps the share of its last calls, up to QUIET_MS
-      let end = list.length - 1;
-      while (end > 0 && list[end]!.calls === list[end - 1]!.calls) end -= 1;
-      const last = list[end]!;
-      if (nowMs - last.t > QUIET_MS) continue;
-      const first = list[0]!;
-      // the newest sample at least 5 min older than the last call splits recent from baseline
-      let split = first;
-      for (let i = 0; i <= end; i++) if (last.t - list[i]!.t >= RECENT_MS) split = list[i]!;
-      const calls = last.calls - split.calls;
-      const errors = last.errors - split.errors;
-      const baseCalls = split.calls - first.calls;
-      const baseErrors = split.errors - first.errors;
+      const end = lastCallIndex(s);
+      if (nowMs - at(s, end, T) > QUIET_MS) continue;
+      const split = splitIndex(s, end);
+      const calls = at(s, end, CALLS) - at(s, split, CALLS);
+      const errors = at(s, end, ERRORS) - at(s, split, ERRORS);
+      const baseCalls = at(s, split, CALLS) - at(s, 0, CALLS);
+      const baseErrors = at(s, split, ERRORS) - at(s, 0, ERRORS);
       out.push({
         service,
         errorRate: calls > 0 ? errors / calls : 0,
@@ -100,19 +111,73 @@ export class DownstreamHistory {
     return out.sort((a, b) => (a.service < b.service ? -1 : a.service > b.service ? 1 : 0));
   }
 
+  /** the samples kept for the edge to `service` (0 for an edge not kept): the state bound's measure */
+  samplesKept(service: string): number {
+    const edge = this.edges.get(service);
+    return edge === undefined ? 0 : count(edge.s);
+  }
+
   private dropStalest(): void {
     let stalest: string | null = null;
     let t = Number.POSITIVE_INFINITY;
-    for (const [service, list] of this.edges) {
-      const seen = list[list.length - 1]?.t ?? Number.NEGATIVE_INFINITY;
+    for (const [service, { s }] of this.edges) {
+      const seen = s.length === 0 ? Number.NEGATIVE_INFINITY : at(s, count(s) - 1, T);
       if (seen < t) {
         t = seen;
         stalest = service;
       }
     }
-    if (stalest !== null) {
-      this.edges.delete(stalest);
-      this.raw.delete(stalest);
+    if (stalest !== null) this.edges.delete(stalest);
+  }
+}
+
+const count = (s: readonly number[]): number => s.length / SAMPLE;
+/** field `field` (T, CALLS, ERRORS) of sample i */
+const at = (s: readonly number[], i: number, field: number): number => s[i * SAMPLE + field] as number;
+
+/** the sample of the edge's last new call: the first of the samples since with the same call count */
+function lastCallIndex(s: readonly number[]): number {
+  let end = count(s) - 1;
+  while (end > 0 && at(s, end, CALLS) === at(s, end - 1, CALLS)) end -= 1;
+  return end;
+}
+
+/** the newest sample at least RECENT_MS older than sample `end` (else the first): it splits recent from baseline */
+function splitIndex(s: readonly number[], end: number): number {
+  const lastT = at(s, end, T);
+  for (let i = end; i > 0; i--) if (lastT - at(s, i, T) >= RECENT_MS) return i;
+  return 0;
+}
+
+/**
+ * Drops what read() can no longer tell apart: samples older than the history span (keeping the
+ * last call's), the middle of three samples with the same counts, and, older than the split,
+ * every sample within a minute of the one kept before it.
+ */
+function dropUnread(edge: EdgeSamples, nowMs: number): void {
+  const s = edge.s;
+  const n = count(s);
+  if (n >= 3 && sameCounts(s, n - 1, n - 2) && sameCounts(s, n - 2, n - 3)) s.splice((n - 2) * SAMPLE, SAMPLE);
+  // the sample of the last call stays however old: an edge quiet for over an hour stays quiet
+  const lastCall = lastCallIndex(s);
+  let drop = 0;
+  while (drop < lastCall && nowMs - at(s, drop, T) > HISTORY_MS) drop += 1;
+  if (drop > 0) {
+    s.splice(0, drop * SAMPLE);
+    edge.thinned = Math.max(0, edge.thinned - drop);
+  }
+  const split = splitIndex(s, lastCallIndex(s));
+  let kept = Math.max(1, edge.thinned);
+  for (let i = kept; i < split; i++) {
+    if (at(s, i, T) - at(s, kept - 1, T) >= BASELINE_SAMPLE_EVERY_MS) {
+      if (i !== kept) s.copyWithin(kept * SAMPLE, i * SAMPLE, (i + 1) * SAMPLE);
+      kept += 1;
     }
   }
+  if (split > kept) s.splice(kept * SAMPLE, (split - kept) * SAMPLE);
+  edge.thinned = Math.max(edge.thinned, Math.min(kept, count(s)));
+}
+
+function sameCounts(s: readonly number[], i: number, j: number): boolean {
+  return at(s, i, CALLS) === at(s, j, CALLS) && at(s, i, ERRORS) === at(s, j, ERRORS);
 }
