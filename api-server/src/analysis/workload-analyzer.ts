@@ -17,6 +17,7 @@ import type { AnalysisConfig } from './config.js';
 import { WorkloadBuckets, type OpenBucket } from './buckets/workload-buckets.js';
 import { stepDtSeconds } from './signals/formulas.js';
 import { DEFAULT_HEALTH_WEIGHTS, type HealthWeights } from './weights/health-weights.js';
+import { DEFAULT_FAILURE_EDGES, type FailureEdges } from './explain/failure-eta.js';
 import { healthCeiling } from './bands.js';
 import type { SeriesPoint, SeriesSet } from './series/series-set.js';
 import type { LogBucketCounter } from './logs/log-step-counter.js';
@@ -72,6 +73,9 @@ export class WorkloadAnalyzer {
   /** the core's bookkeeping: its weight-table version these weights were resolved at, and the first sample time */
   weightsVersion = -1;
   weights: Readonly<HealthWeights> = DEFAULT_HEALTH_WEIGHTS;
+  /** the core's objective-table version these failure edges were resolved at */
+  objectivesVersion = -1;
+  edges: FailureEdges = DEFAULT_FAILURE_EDGES;
   firstSeenMs = 0;
 
   constructor(
@@ -185,7 +189,7 @@ export class WorkloadAnalyzer {
     anomaliesOf(this.key, points, tStep, bands, this.decision.band, env, sink);
 
     // §7.1 health forecast, §7.2 business, §7.3 fingerprints
-    const inputEta = bands.calibrated ? this.inputs.inputEtaSeconds(series) : null;
+    const inputEta = bands.calibrated ? this.inputs.inputEtaSeconds(series, env.edges) : null;
     const healthForecast = healthForecastStep(this.health, values.health_score, bands.calibrated, cfg.bucketMs, inputEta);
     this.nearMiss = nearMissStep(this.nearMiss, fusedR, tStep);
     const business = businessStep(this.name, this.inputs.errorRateAt(tStep, cfg.absenceMs), this.nearMiss, tStep, env);

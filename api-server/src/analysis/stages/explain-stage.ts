@@ -82,6 +82,7 @@ function diagnosis(w: ExplainSubject, env: StepEnv, openedAtMs: number, nowMs: n
     downstream: w.downstream.read(nowMs),
     deploy: recentDeploy(env.contextEvents, w.key, openedAtMs, nowMs),
     primaryMetric,
+    edges: env.edges,
   });
 }
 

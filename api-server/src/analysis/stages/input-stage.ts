@@ -15,7 +15,7 @@ import { SlidingRegression } from '../regression/index.js';
 import type { SeriesEnsemble } from '../ensemble/index.js';
 import { burstLineOf, seriesBurstFull, seriesBurstMean, seriesBurstSlope, seriesBurstSlopeStdError, seriesBurstSpan, seriesStableSlope } from '../anomaly/index.js';
 import { seriesTrend } from '../explain/diagnosis-inputs.js';
-import { earliestInputEta, etaSlope, TREND_INPUTS } from '../explain/failure-eta.js';
+import { earliestInputEta, etaSlope, TREND_INPUTS, type FailureEdges } from '../explain/failure-eta.js';
 import type { WorkloadState } from '../workload-state.js';
 
 /** inputs whose burst/stable slopes give metricR, in tie order (§2.2) */
@@ -129,7 +129,7 @@ export class InputStage {
   }
 
   /** earliestInputEta over the metricR inputs' windows (latest value, 60-min slope) */
-  inputEtaSeconds(series: SeriesSet): number | null {
+  inputEtaSeconds(series: SeriesSet, edges: FailureEdges): number | null {
     const inputs = [];
     for (const name of TREND_INPUTS) {
       const w = this.windows.get(name);
@@ -139,7 +139,7 @@ export class InputStage {
     return earliestInputEta(inputs, (name) => {
       const t = seriesTrend(name, series.ensemble(name));
       return t === null ? Number.NaN : etaSlope(t);
-    });
+    }, edges);
   }
 
   /** the windows in their saved form */
