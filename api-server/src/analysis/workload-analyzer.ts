@@ -37,6 +37,7 @@ import { businessStep, healthForecastStep, nearMissStep, type HealthHistory } fr
 import { FingerprintStage } from './stages/fingerprint-stage.js';
 import { criticalEtaMinutes, explainStep } from './stages/explain-stage.js';
 import { DownstreamHistory } from './explain/downstream-history.js';
+import { LevelHistory } from './explain/level-history.js';
 import { provisionalSnapshot, snapshotOf, type SnapshotMemory, type SnapshotParts } from './stages/snapshot-stage.js';
 import { freshParts, partsFromState, stateOf, type WorkloadParts } from './stages/state-codec.js';
 
@@ -70,6 +71,8 @@ export class WorkloadAnalyzer {
   private readonly memory: SnapshotMemory;
   /** the downstream edges' error shares over time (not saved: a restart relearns them within the hour) */
   private readonly downstream = new DownstreamHistory();
+  /** the error rate's 15-min levels over 6 h (not saved: a restart relearns them) */
+  private readonly errorLevels = new LevelHistory();
   /** the core's bookkeeping: its weight-table version these weights were resolved at, and the first sample time */
   weightsVersion = -1;
   weights: Readonly<HealthWeights> = DEFAULT_HEALTH_WEIGHTS;
@@ -172,6 +175,8 @@ export class WorkloadAnalyzer {
     const traces = traceStep(this.spanWindow, bucket, tStep);
     const graphContagion = env.graph.contagionInto(this.name, tStep);
     this.downstream.observe(env.graph.edgesFrom(this.name, tStep), tStep);
+    const errorRate = this.inputs.errorRateOfStep(tStep, cfg.bucketMs);
+    if (errorRate !== null) this.errorLevels.observe(errorRate, tStep);
     // §3 per-pod signals, aggregated
     const pod = this.pods.signals(bucket, { tStep, dtSeconds: dt, cores: this.inputs.cores, logs, graphContagion }, env);
     const values = pod.values;
@@ -215,7 +220,7 @@ export class WorkloadAnalyzer {
     parts.confidence = confidence;
     const snapshot = snapshotOf(parts);
     const episode = bands.episode;
-    const explain = explainStep(this, series, this.downstream, this.episodes, this.explainRecord, episode, snapshot, pod, env);
+    const explain = explainStep(this, series, this.downstream, this.errorLevels, this.episodes, this.explainRecord, episode, snapshot, pod, env);
     if (episode.ruptureId !== null) this.explainRecord = episode.closed ? null : explain;
     sink.explain = explain;
     // one forecast: inside an open rupture, critical_eta_minutes is the explain record's ETA

@@ -80,6 +80,8 @@ export interface DiagnosisInput {
   primaryMetric: string | null;
   /** the workload's failure edges (its failure objectives where set); the fixed edges when left out */
   edges?: FailureEdges;
+  /** the error rate's slow trend over hours (level-history.ts): its lowest 15-min level to its latest; null or left out without one */
+  slowErrorRate?: InputTrend | null;
 }
 
 /** the level the ETA aims at: the diagnosed input's failure objective, or its fixed edge */
@@ -165,7 +167,9 @@ export function diagnose(input: DiagnosisInput): Diagnosis {
   // an input standing at its failure edge has failed, risen in the window or not (latency pinned at its ceiling)
   const edges = input.edges ?? DEFAULT_FAILURE_EDGES;
   const atEdge = order.find((name) => fin(input.trends.find((t) => t.input === name)?.to ?? 0) >= edges.level[name]);
-  const cause = saturated ?? (best >= 1 ? order.find((name) => (scores.get(name) ?? 0) >= best / 2) : (early ?? atEdge));
+  // an error rate that crept over hours rises under a swing in any one hour: judged against its level hours before
+  const slow = slowCreep(input.slowErrorRate ?? null, input.trends);
+  const cause = saturated ?? (best >= 1 ? order.find((name) => (scores.get(name) ?? 0) >= best / 2) : (early ?? (slow === null ? undefined : 'error_rate') ?? atEdge));
   const failing = worstEdge(input.downstream);
   if (failing !== null && (cause === undefined || cause === 'latency' || cause === 'error_rate' || explainsErrors(failing, input.trends))) {
     const before = failing.baselineErrorRate === null ? '' : `; ${pct1(failing.baselineErrorRate)} % before`;
@@ -180,18 +184,37 @@ export function diagnose(input: DiagnosisInput): Diagnosis {
     };
   }
   if (cause === undefined) return { ...base, kind: 'undetermined', factor: null, summary: 'no input moved enough to name a cause', dependency: null, etaSeconds: null, projected30Min: null };
-  const trend = input.trends.find((t) => t.input === cause)!;
-  const slope = etaSlope(trend);
+  const named = input.trends.find((t) => t.input === cause);
+  // the slow creep named the error rate without a window trend of it: its slow trend stands in
+  const trend = named ?? slow!;
+  const creptSlowly = slow !== null && cause === 'error_rate' && !(best >= 1) && early === undefined;
+  const windowSlope = etaSlope(trend);
+  const slope = windowSlope > 0 || !creptSlowly ? windowSlope : fin(slow.slopePerSecond);
   return {
     ...base,
     kind: KIND_OF[cause],
     factor: cause,
-    summary: trendLine(trend),
+    summary: trendLine(creptSlowly ? slow : trend),
     dependency: null,
     etaSeconds: failureEtaSeconds(cause, trend.to, slope, edges),
     projected30Min: Math.max(0, fin(trend.to) + slope * 1800),
     etaTarget: { input: cause, value: fin(trend.to), level: edges.level[cause], objective: edges.objective[cause] },
   };
+}
+
+/**
+ * The error rate's slow trend when it names a creep: it rose at least one swing (5 points) from
+ * its lowest 15-min level of the last 6 h to its latest, and the window's error rate is not
+ * falling below that lowest level plus half the rise (a creep that is still there, not a burst
+ * that passed). Null otherwise.
+ */
+function slowCreep(t: InputTrend | null, trends: readonly InputTrend[]): InputTrend | null {
+  if (t === null) return null;
+  const rise = fin(t.to) - fin(t.from);
+  if (!(rise >= SWING['error_rate']!)) return null;
+  const now = trends.find((x) => x.input === 'error_rate');
+  if (now !== undefined && fin(now.to) < fin(t.from) + rise / 2) return null;
+  return t;
 }
 
 /** "error rate 9.1 % → objective 15 %" or "memory 91 % → edge 100 %": what the ETA aims at, in plain units */

@@ -79,6 +79,11 @@ export class InputStage {
     }
   }
 
+  /** the error rate when this step's bucket brought one, else null */
+  errorRateOfStep(tStep: number, bucketMs: number): number | null {
+    return tStep - this.errorRateMs <= bucketMs ? this.errorRate : null;
+  }
+
   /** the error rate of the last metric bucket, 0 once older than the absence limit */
   errorRateAt(tStep: number, absenceMs: number): number {
     return tStep - this.errorRateMs <= absenceMs ? this.errorRate : 0;
