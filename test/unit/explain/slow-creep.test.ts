@@ -33,20 +33,22 @@ function input(errorRate: InputTrend, slow: InputTrend | null, overrides: Partia
 }
 
 describe('a slow error creep: judged against the error rate of hours before', () => {
-  it('the level history: lowest 15-min level to the latest, block middles as times', () => {
+  it('the level history: from the lowest 15-min level, the Theil-Sen line of the block means to now', () => {
     const { h, nowMs } = creepHistory();
     const t = h.trend('error_rate', nowMs)!;
-    // lowest block 0 (1 %), latest full block 15 (16 %); 15 blocks = 225 min = 13 500 s between their middles
+    // lowest block 0 (1 %, middle at 450 s); the blocks rise 1 point per 900 s: slope 1.111e-5 /s (4 %/h);
+    // now = 16·900 − 15 = 14 385 s: the line there is 0.01 + 0.01·(14 385 − 450)/900 = 0.164833
     expect(t.from).to.be.closeTo(0.01, 1e-12);
-    expect(t.to).to.be.closeTo(0.16, 1e-12);
-    expect(t.spanSeconds).to.equal(13_500);
-    // 0.15 / 13 500 s = 1.111e-5 /s = 4 %/h
-    expect(t.slopePerSecond).to.be.closeTo(0.15 / 13_500, 1e-15);
-    expect(trendLine(t)).to.equal('error rate 1 % → 16 % in 225 min, +4 %/h');
-    // a block with under 5 min of steps does not stand for its level; times going back are ignored
+    expect(t.robustSlopePerSecond).to.be.closeTo(0.01 / 900, 1e-15);
+    expect(t.to).to.be.closeTo(0.01 + (0.01 * 13_935) / 900, 1e-12);
+    expect(t.spanSeconds).to.equal(13_935);
+    expect(t.slopePerSecond).to.be.closeTo(0.01 / 900, 1e-15);
+    // 13 935 s = 232 min
+    expect(trendLine(t)).to.equal('error rate 1 % → 16 % in 232 min, +4 %/h');
+    // a block with under 5 min of steps is not a level (the line goes on: 15 s later, +0.01·15/900); times going back are ignored
     h.observe(0.9, nowMs + STEP);
     h.observe(0.9, 0);
-    expect(h.trend('error_rate', nowMs + STEP)!.to).to.be.closeTo(0.16, 1e-12);
+    expect(h.trend('error_rate', nowMs + STEP)!.to).to.be.closeTo(0.165, 1e-12);
   });
 
   it('keeps 6 h: a low level older than that is forgotten', () => {
@@ -61,17 +63,18 @@ describe('a slow error creep: judged against the error rate of hours before', ()
     expect(t - STEP - LONG_MS).to.be.greaterThan(3600_000);
   });
 
-  it('names the creep the hour alone misses; its ETA from the hour’s slope, to the fixed edge or the objective', () => {
+  it('names the creep the hour alone misses; its ETA on the 15-min levels, to the fixed edge or the objective', () => {
     const { h, nowMs } = creepHistory();
     const slow = h.trend('error_rate', nowMs);
     // the hour: 12 % → 16 %, a rise of 0.04 = 0.8 of a swing (0.05): not enough on its own
     const hour = trend('error_rate', 0.12, 0.16, 3600);
     expect(diagnose(input(hour, null)).kind).to.equal('undetermined');
     const d = diagnose(input(hour, slow));
-    expect(d).to.include({ kind: 'error-creep', factor: 'error_rate', summary: 'error rate 1 % → 16 % in 225 min, +4 %/h' });
-    // slope 0.04 / 3600 s: (0.25 − 0.16) / 1.111e-5 = 8100 s to the fixed edge; (0.2 − 0.16) / 1.111e-5 = 3600 s to a 20 % objective
-    expect(d.etaSeconds).to.be.within(8099, 8100);
-    expect(diagnose(input(hour, slow, { edges: edgesOf({ selector: '*', error_rate: 0.2 }) })).etaSeconds).to.be.within(3599, 3600);
+    expect(d).to.include({ kind: 'error-creep', factor: 'error_rate', summary: 'error rate 1 % → 16 % in 232 min, +4 %/h' });
+    // the level 0.164833 rising 1.111e-5 /s: (0.25 − 0.164833) / 1.111e-5 = 7665 s to the fixed edge,
+    // (0.2 − 0.164833) / 1.111e-5 = 3165 s to a 20 % objective
+    expect(d.etaSeconds).to.be.within(7664, 7665);
+    expect(diagnose(input(hour, slow, { edges: edgesOf({ selector: '*', error_rate: 0.2 }) })).etaSeconds).to.be.within(3164, 3165);
   });
 
   it('does not name a burst that passed, a rise under a swing, or override a cause the hour names', () => {

@@ -185,16 +185,17 @@ export function diagnose(input: DiagnosisInput): Diagnosis {
   }
   if (cause === undefined) return { ...base, kind: 'undetermined', factor: null, summary: 'no input moved enough to name a cause', dependency: null, etaSeconds: null, projected30Min: null };
   const named = input.trends.find((t) => t.input === cause);
-  // the slow creep named the error rate without a window trend of it: its slow trend stands in
-  const trend = named ?? slow!;
   const creptSlowly = slow !== null && cause === 'error_rate' && !(best >= 1) && early === undefined;
-  const windowSlope = etaSlope(trend);
-  const slope = windowSlope > 0 || !creptSlowly ? windowSlope : fin(slow.slopePerSecond);
+  // an error rate that crept: the level and slope of its 15-min means (a share of requests is too
+  // noisy for a 30-min line of single samples); otherwise the window's trend
+  const useSlow = slow !== null && cause === 'error_rate' && (creptSlowly || named === undefined || slow.robustSlopePerSecond > 0);
+  const trend = useSlow ? slow : named!;
+  const slope = useSlow ? Math.max(0, fin(slow.robustSlopePerSecond)) : etaSlope(trend);
   return {
     ...base,
     kind: KIND_OF[cause],
     factor: cause,
-    summary: trendLine(creptSlowly ? slow : trend),
+    summary: trendLine(creptSlowly || named === undefined ? slow! : named),
     dependency: null,
     etaSeconds: failureEtaSeconds(cause, trend.to, slope, edges),
     projected30Min: Math.max(0, fin(trend.to) + slope * 1800),

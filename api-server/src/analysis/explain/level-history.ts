@@ -8,6 +8,7 @@
  * spans (as the downstream history).
  */
 import type { InputTrend } from './diagnosis.js';
+import { theilSenSlope } from './failure-eta.js';
 
 export const BLOCK_MS = 15 * 60_000;
 export const LONG_MS = 6 * 3600_000;
@@ -40,21 +41,30 @@ export class LevelHistory {
 
   /**
    * The input's slow trend as an InputTrend: `from` the lowest block mean of the span (its
-   * block's middle as the time), `to` the newest block mean that stands for its 15 min (the
-   * current block once it has 5 min of steps, else the one before). Null without two such blocks
-   * or when the lowest is the newest.
+   * block's middle as the time); the blocks from it to the newest one that stands for its 15 min
+   * (the current block once it has 5 min of steps, else the one before) give the Theil-Sen line
+   * of the climb (`robustSlopePerSecond`; with two blocks, the line through them), and `to` is that
+   * line at `nowMs`: a level and a slope of 15-min means, not of one noisy sample. Null without two
+   * such blocks or when the lowest is the newest.
    */
   trend(input: string, nowMs: number): InputTrend | null {
     const full = this.blocks.filter((b) => b.n >= MIN_BLOCK_SAMPLES && b.startMs >= nowMs - LONG_MS - BLOCK_MS);
     if (full.length < 2) return null;
-    const latest = full[full.length - 1]!;
-    let low = full[0]!;
-    for (const b of full) if (b.sum / b.n < low.sum / low.n) low = b;
-    if (low === latest) return null;
-    const from = low.sum / low.n;
-    const to = latest.sum / latest.n;
-    const span = (Math.min(nowMs, latest.startMs + BLOCK_MS / 2) - (low.startMs + BLOCK_MS / 2)) / 1000;
-    const slope = span > 0 ? (to - from) / span : 0;
-    return { input, from, to, spanSeconds: span, slopePerSecond: slope, burstSlopePerSecond: 0, robustSlopePerSecond: Number.NaN };
+    let at = 0;
+    for (let i = 1; i < full.length; i++) if (mean(full[i]!) < mean(full[at]!)) at = i;
+    if (at === full.length - 1) return null;
+    const climb = full.slice(at);
+    const xs = climb.map((b) => (b.startMs + BLOCK_MS / 2) / 1000);
+    const ys = climb.map(mean);
+    const slope = climb.length >= 3 ? theilSenSlope(xs, ys) : (ys[1]! - ys[0]!) / (xs[1]! - xs[0]!);
+    const offsets = ys.map((y, i) => y - slope * xs[i]!).sort((a, b) => a - b);
+    const m = offsets.length >> 1;
+    const intercept = offsets.length % 2 === 1 ? offsets[m]! : (offsets[m - 1]! + offsets[m]!) / 2;
+    const from = ys[0]!;
+    const to = intercept + slope * (nowMs / 1000);
+    const span = nowMs / 1000 - xs[0]!;
+    return { input, from, to, spanSeconds: span, slopePerSecond: span > 0 ? (to - from) / span : 0, burstSlopePerSecond: 0, robustSlopePerSecond: slope };
   }
 }
+
+const mean = (b: Block): number => b.sum / b.n;
