@@ -10,11 +10,14 @@ function trend(input: string, from: number, to: number, spanSeconds: number): In
   return { input, from, to, spanSeconds, slopePerSecond: slope, burstSlopePerSecond: slope, robustSlopePerSecond: Number.NaN };
 }
 
-/** blocks 0..15 of 15 min, block k at the constant error rate 0.01 + 0.01·k (a creep of 4 %/h) */
+/**
+ * 18 blocks of 15 min (a sample every 15 s): blocks 0-5 flat at 1 %, then a creep of 1.25 points
+ * a block (5 %/h): block k at 0.01 + 0.0125·(k − 5), block 17 at 16 %
+ */
 function creepHistory(): { h: LevelHistory; nowMs: number } {
   const h = new LevelHistory();
   let t = 0;
-  for (let k = 0; k < 16; k++) for (let i = 0; i < BLOCK_MS / STEP; i++, t += STEP) h.observe(0.01 + 0.01 * k, t);
+  for (let k = 0; k < 18; k++) for (let i = 0; i < BLOCK_MS / STEP; i++, t += STEP) h.observe(0.01 + 0.0125 * Math.max(0, k - 5), t);
   return { h, nowMs: t - STEP };
 }
 
@@ -33,22 +36,23 @@ function input(errorRate: InputTrend, slow: InputTrend | null, overrides: Partia
 }
 
 describe('a slow error creep: judged against the error rate of hours before', () => {
-  it('the level history: from the lowest 15-min level, the Theil-Sen line of the block means to now', () => {
+  it('the level history: from the lowest 15-min level; the Theil-Sen line of the climb from its knee, to now', () => {
     const { h, nowMs } = creepHistory();
     const t = h.trend('error_rate', nowMs)!;
-    // lowest block 0 (1 %, middle at 450 s); the blocks rise 1 point per 900 s: slope 1.111e-5 /s (4 %/h);
-    // now = 16·900 − 15 = 14 385 s: the line there is 0.01 + 0.01·(14 385 − 450)/900 = 0.164833
+    // each block stands at its samples' mean time, k·900 + 442.5 s. Lowest: block 0 (1 %); the knee is
+    // the last block within 20 % of the 15-point rise (≤ 4 %): block 7 (3.5 %), so the six flat blocks do
+    // not flatten the line: slope 0.0125 / 900 s = 1.3889e-5 /s (5 %/h). Now = 18·900 − 15 = 16 185 s: the
+    // line there is 0.01 + 0.0125·(16 185 − 442.5 − 4500)/900 = 0.166146
     expect(t.from).to.be.closeTo(0.01, 1e-12);
-    expect(t.robustSlopePerSecond).to.be.closeTo(0.01 / 900, 1e-15);
-    expect(t.to).to.be.closeTo(0.01 + (0.01 * 13_935) / 900, 1e-12);
-    expect(t.spanSeconds).to.equal(13_935);
-    expect(t.slopePerSecond).to.be.closeTo(0.01 / 900, 1e-15);
-    // 13 935 s = 232 min
-    expect(trendLine(t)).to.equal('error rate 1 % → 16 % in 232 min, +4 %/h');
-    // a block with under 5 min of steps is not a level (the line goes on: 15 s later, +0.01·15/900); times going back are ignored
+    expect(t.robustSlopePerSecond).to.be.closeTo(0.0125 / 900, 1e-15);
+    expect(t.to).to.be.closeTo(0.01 + (0.0125 * 11_242.5) / 900, 1e-12);
+    // from block 0's mean time: 16 185 − 442.5 = 15 742.5 s (262 min), (0.166146 − 0.01) / 15 742.5 = 3.6 %/h
+    expect(t.spanSeconds).to.equal(15_742.5);
+    expect(trendLine(t)).to.equal('error rate 1 % → 17 % in 262 min, +4 %/h');
+    // a block with under 5 min of steps is not a level (the line goes on: 15 s later, +0.0125·15/900); times going back are ignored
     h.observe(0.9, nowMs + STEP);
     h.observe(0.9, 0);
-    expect(h.trend('error_rate', nowMs + STEP)!.to).to.be.closeTo(0.165, 1e-12);
+    expect(h.trend('error_rate', nowMs + STEP)!.to).to.be.closeTo(0.01 + (0.0125 * 11_257.5) / 900, 1e-12);
   });
 
   it('keeps 6 h: a low level older than that is forgotten', () => {
@@ -70,17 +74,17 @@ describe('a slow error creep: judged against the error rate of hours before', ()
     const hour = trend('error_rate', 0.12, 0.16, 3600);
     expect(diagnose(input(hour, null)).kind).to.equal('undetermined');
     const d = diagnose(input(hour, slow));
-    expect(d).to.include({ kind: 'error-creep', factor: 'error_rate', summary: 'error rate 1 % → 16 % in 232 min, +4 %/h' });
-    // the level 0.164833 rising 1.111e-5 /s: (0.25 − 0.164833) / 1.111e-5 = 7665 s to the fixed edge,
-    // (0.2 − 0.164833) / 1.111e-5 = 3165 s to a 20 % objective
-    expect(d.etaSeconds).to.be.within(7664, 7665);
-    expect(diagnose(input(hour, slow, { edges: edgesOf({ selector: '*', error_rate: 0.2 }) })).etaSeconds).to.be.within(3164, 3165);
+    expect(d).to.include({ kind: 'error-creep', factor: 'error_rate', summary: 'error rate 1 % → 17 % in 262 min, +4 %/h' });
+    // the level 0.166146 rising 1.3889e-5 /s: (0.25 − 0.166146) / 1.3889e-5 = 6037.5 s to the fixed edge,
+    // (0.2 − 0.166146) / 1.3889e-5 = 2437.5 s to a 20 % objective
+    expect(d.etaSeconds).to.be.within(6037, 6038);
+    expect(diagnose(input(hour, slow, { edges: edgesOf({ selector: '*', error_rate: 0.2 }) })).etaSeconds).to.be.within(2437, 2438);
   });
 
   it('does not name a burst that passed, a rise under a swing, or override a cause the hour names', () => {
     const { h, nowMs } = creepHistory();
     const slow = h.trend('error_rate', nowMs)!;
-    // the error rate is back at 2 %, under 1 % + half the 15-point rise
+    // the error rate is back at 2 %, under 1 % + half the 15.6-point rise
     expect(diagnose(input(trend('error_rate', 0.02, 0.02, 60), slow)).kind).to.equal('undetermined');
     // a slow rise of 4 points (1 % → 5 %) is under a swing
     expect(diagnose(input(trend('error_rate', 0.04, 0.05, 3600), { ...slow, to: 0.05 })).kind).to.equal('undetermined');

@@ -18,8 +18,13 @@ const MIN_BLOCK_SAMPLES = 20;
 interface Block {
   startMs: number;
   sum: number;
+  /** sum of the sample times (ms): a block's level stands at its samples' mean time */
+  sumT: number;
   n: number;
 }
+
+/** the climb starts at the last block within this share of the rise above the lowest level (the knee) */
+const KNEE = 0.2;
 
 export class LevelHistory {
   private readonly blocks: Block[] = [];
@@ -32,38 +37,45 @@ export class LevelHistory {
     if (last !== undefined && startMs < last.startMs) return;
     if (last !== undefined && last.startMs === startMs) {
       last.sum += value;
+      last.sumT += nowMs;
       last.n += 1;
     } else {
-      this.blocks.push({ startMs, sum: value, n: 1 });
+      this.blocks.push({ startMs, sum: value, sumT: nowMs, n: 1 });
     }
     while (this.blocks.length > 0 && this.blocks[0]!.startMs < startMs - LONG_MS) this.blocks.shift();
   }
 
   /**
-   * The input's slow trend as an InputTrend: `from` the lowest block mean of the span (its
-   * block's middle as the time); the blocks from it to the newest one that stands for its 15 min
-   * (the current block once it has 5 min of steps, else the one before) give the Theil-Sen line
-   * of the climb (`robustSlopePerSecond`; with two blocks, the line through them), and `to` is that
-   * line at `nowMs`: a level and a slope of 15-min means, not of one noisy sample. Null without two
-   * such blocks or when the lowest is the newest.
+   * The input's slow trend as an InputTrend: `from` the lowest block mean of the span; its climb
+   * runs from the knee (the last block still within 20 % of the rise above that lowest level, so
+   * the flat hours before a creep do not flatten its line) to the newest block that stands for its
+   * 15 min (the current block once it has 5 min of steps, else the one before). Each block is its
+   * mean at its samples' mean time. The climb's Theil-Sen line gives `robustSlopePerSecond` (with
+   * two blocks, the line through them) and `to`, its value at `nowMs`: a level and a slope of
+   * 15-min means, not of one noisy sample. `spanSeconds` runs from the lowest block. Null without
+   * two such blocks or when the lowest is the newest.
    */
   trend(input: string, nowMs: number): InputTrend | null {
     const full = this.blocks.filter((b) => b.n >= MIN_BLOCK_SAMPLES && b.startMs >= nowMs - LONG_MS - BLOCK_MS);
     if (full.length < 2) return null;
     let at = 0;
     for (let i = 1; i < full.length; i++) if (mean(full[i]!) < mean(full[at]!)) at = i;
-    if (at === full.length - 1) return null;
-    const climb = full.slice(at);
-    const xs = climb.map((b) => (b.startMs + BLOCK_MS / 2) / 1000);
+    const last = full.length - 1;
+    if (at === last) return null;
+    const low = mean(full[at]!);
+    const near = low + KNEE * (mean(full[last]!) - low);
+    let knee = at;
+    for (let i = at + 1; i < last; i++) if (mean(full[i]!) <= near) knee = i;
+    const climb = full.slice(knee);
+    const xs = climb.map((b) => b.sumT / b.n / 1000);
     const ys = climb.map(mean);
     const slope = climb.length >= 3 ? theilSenSlope(xs, ys) : (ys[1]! - ys[0]!) / (xs[1]! - xs[0]!);
     const offsets = ys.map((y, i) => y - slope * xs[i]!).sort((a, b) => a - b);
     const m = offsets.length >> 1;
     const intercept = offsets.length % 2 === 1 ? offsets[m]! : (offsets[m - 1]! + offsets[m]!) / 2;
-    const from = ys[0]!;
     const to = intercept + slope * (nowMs / 1000);
-    const span = nowMs / 1000 - xs[0]!;
-    return { input, from, to, spanSeconds: span, slopePerSecond: span > 0 ? (to - from) / span : 0, burstSlopePerSecond: 0, robustSlopePerSecond: slope };
+    const span = nowMs / 1000 - full[at]!.sumT / full[at]!.n / 1000;
+    return { input, from: low, to, spanSeconds: span, slopePerSecond: span > 0 ? (to - low) / span : 0, burstSlopePerSecond: 0, robustSlopePerSecond: slope };
   }
 }
 
