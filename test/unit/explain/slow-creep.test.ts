@@ -84,8 +84,15 @@ describe('a slow error creep: judged against the error rate of hours before', ()
   it('does not name a burst that passed, a rise under a swing, or override a cause the hour names', () => {
     const { h, nowMs } = creepHistory();
     const slow = h.trend('error_rate', nowMs)!;
-    // the error rate is back at 2 %, under 1 % + half the 15.6-point rise
-    expect(diagnose(input(trend('error_rate', 0.02, 0.02, 60), slow)).kind).to.equal('undetermined');
+    // two minutes back at 2 % (8 steps of a new block), under 1 % + half the 15.6-point rise: the rise passed
+    const passed = creepHistory().h;
+    for (let i = 1; i <= 8; i++) passed.observe(0.02, nowMs + i * STEP);
+    expect(passed.trend('error_rate', nowMs + 8 * STEP)).to.equal(null);
+    // one minute (4 steps) at 9 % is still above 1 % + half the rise: the creep stands
+    const standing = creepHistory().h;
+    for (let i = 1; i <= 4; i++) standing.observe(0.09, nowMs + i * STEP);
+    expect(standing.trend('error_rate', nowMs + 4 * STEP)).to.not.equal(null);
+    expect(diagnose(input(trend('error_rate', 0.02, 0.02, 60), passed.trend('error_rate', nowMs + 8 * STEP))).kind).to.equal('undetermined');
     // a slow rise of 4 points (1 % → 5 %) is under a swing
     expect(diagnose(input(trend('error_rate', 0.04, 0.05, 3600), { ...slow, to: 0.05 })).kind).to.equal('undetermined');
     // memory rising a whole swing in the hour is the cause (a leak's errors follow it)

@@ -168,7 +168,7 @@ export function diagnose(input: DiagnosisInput): Diagnosis {
   const edges = input.edges ?? DEFAULT_FAILURE_EDGES;
   const atEdge = order.find((name) => fin(input.trends.find((t) => t.input === name)?.to ?? 0) >= edges.level[name]);
   // an error rate that crept over hours rises under a swing in any one hour: judged against its level hours before
-  const slow = slowCreep(input.slowErrorRate ?? null, input.trends);
+  const slow = slowCreep(input.slowErrorRate ?? null);
   const cause = saturated ?? (best >= 1 ? order.find((name) => (scores.get(name) ?? 0) >= best / 2) : (early ?? (slow === null ? undefined : 'error_rate') ?? atEdge));
   const failing = worstEdge(input.downstream);
   if (failing !== null && (cause === undefined || cause === 'latency' || cause === 'error_rate' || explainsErrors(failing, input.trends))) {
@@ -205,17 +205,12 @@ export function diagnose(input: DiagnosisInput): Diagnosis {
 
 /**
  * The error rate's slow trend when it names a creep: it rose at least one swing (5 points) from
- * its lowest 15-min level of the last 6 h to its latest, and the window's error rate is not
- * falling below that lowest level plus half the rise (a creep that is still there, not a burst
- * that passed). Null otherwise.
+ * its lowest 15-min level of the last 6 h to its level now (level-history.ts, which leaves out a
+ * rise that passed). Null otherwise.
  */
-function slowCreep(t: InputTrend | null, trends: readonly InputTrend[]): InputTrend | null {
+function slowCreep(t: InputTrend | null): InputTrend | null {
   if (t === null) return null;
-  const rise = fin(t.to) - fin(t.from);
-  if (!(rise >= SWING['error_rate']!)) return null;
-  const now = trends.find((x) => x.input === 'error_rate');
-  if (now !== undefined && fin(now.to) < fin(t.from) + rise / 2) return null;
-  return t;
+  return fin(t.to) - fin(t.from) >= SWING['error_rate']! ? t : null;
 }
 
 /** "error rate 9.1 % → objective 15 %" or "memory 91 % → edge 100 %": what the ETA aims at, in plain units */

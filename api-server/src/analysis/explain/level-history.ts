@@ -23,6 +23,9 @@ interface Block {
   n: number;
 }
 
+/** steps of the newest block that say where the input stands now (a minute: one sample of a noisy share does not) */
+const RECENT_SAMPLES = 4;
+
 /** the climb starts at the last block within this share of the rise above the lowest level (the knee) */
 const KNEE = 0.2;
 
@@ -53,7 +56,8 @@ export class LevelHistory {
    * mean at its samples' mean time. The climb's Theil-Sen line gives `robustSlopePerSecond` (with
    * two blocks, the line through them) and `to`, its value at `nowMs`: a level and a slope of
    * 15-min means, not of one noisy sample. `spanSeconds` runs from the lowest block. Null without
-   * two such blocks or when the lowest is the newest.
+   * two such blocks, when the lowest is the newest, or when the input is back under half its rise
+   * (the mean of the newest block once it has a minute of steps, else of the newest full block).
    */
   trend(input: string, nowMs: number): InputTrend | null {
     const full = this.blocks.filter((b) => b.n >= MIN_BLOCK_SAMPLES && b.startMs >= nowMs - LONG_MS - BLOCK_MS);
@@ -74,6 +78,10 @@ export class LevelHistory {
     const m = offsets.length >> 1;
     const intercept = offsets.length % 2 === 1 ? offsets[m]! : (offsets[m - 1]! + offsets[m]!) / 2;
     const to = intercept + slope * (nowMs / 1000);
+    // a rise that passed (the newest minute of steps back under half the rise) is not a creep
+    const newest = this.blocks[this.blocks.length - 1]!;
+    const recent = newest.n >= RECENT_SAMPLES ? mean(newest) : mean(full[last]!);
+    if (recent < low + (to - low) / 2) return null;
     const span = nowMs / 1000 - full[at]!.sumT / full[at]!.n / 1000;
     return { input, from: low, to, spanSeconds: span, slopePerSecond: span > 0 ? (to - low) / span : 0, burstSlopePerSecond: 0, robustSlopePerSecond: slope };
   }
