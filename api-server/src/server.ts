@@ -20,6 +20,9 @@ import { bucketGraceMsOf, type Settings } from './config/settings.js';
 import type { ActionPayload } from './delivery/envelope.js';
 import { ControlPlane } from './control/control-plane.js';
 import { normaliseOverrides, weightOverridesBody } from './control/weight-overrides.js';
+import { failureObjectivesBody, objectivesFrom } from './control/failure-objectives.js';
+import type { FailureObjective } from './model/failure-objective.js';
+import { jsonPath } from './model/json-path.js';
 import { AnalyzerLoop, TICK_SLICES } from './engine/analyzer-loop.js';
 import { RetentionSweeper } from './engine/retention-sweeper.js';
 import { historyRetentionMs } from './model/retention.js';
@@ -79,6 +82,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
   const closers: (() => void)[] = [];
 
   const bootstrapWeights = parseBootstrapWeights(settings.workloadWeights);
+  const bootstrapObjectives = parseBootstrapObjectives(settings.workloadObjectives);
   const db = new ClassicLevel<string, string>(settings.dataDir);
   await db.open();
 
@@ -101,6 +105,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
       core.setSuppressions(list.map((s) => ({ id: s.id, workload: s.workload, startMs: s.startMs, endMs: s.endMs, signals: s.signals ?? undefined }))),
     contextChanged: (list) => core.setContextEvents(list.map((c) => ({ id: c.id, workload: c.workload, event: c.event, description: c.description, timeMs: c.timeMs }))),
     weightsChanged: (list) => core.setWeights([...list]),
+    objectivesChanged: (list) => core.setObjectives(list),
   });
   const d = settings.deployment;
   // cluster mode: actions live in the state topic, on their workload's partition
@@ -183,7 +188,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
   // the control plane as kept (LevelDB), then, in cluster mode, the control topic applied over it:
   // the writes, the decisions on actions and the emergency stop the routes get are the standalone
   // or the replicated ones, chosen here before the context exists
-  await control.load(bootstrapWeights);
+  await control.load(bootstrapWeights, bootstrapObjectives);
   await control.prune(now());
   const replicated = cluster === undefined ? undefined : await cluster.attachControl(control, actions);
   const memoryGuard = new MemoryGuard({
@@ -377,4 +382,14 @@ function parseBootstrapWeights(raw: unknown): WeightOverride[] | undefined {
     throw new SettingsError(`invalid setting SVC_WORKLOAD_WEIGHTS: ${issue?.path.join('.') ?? ''} ${issue?.message ?? 'invalid'}`.trim());
   }
   return normaliseOverrides(parsed.data);
+}
+
+function parseBootstrapObjectives(raw: unknown): FailureObjective[] | undefined {
+  if (raw === undefined) return undefined;
+  const parsed = failureObjectivesBody.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new SettingsError(`invalid setting SVC_WORKLOAD_OBJECTIVES: ${jsonPath(issue?.path ?? [])} ${issue?.message ?? 'invalid'}`.trim());
+  }
+  return objectivesFrom(parsed.data);
 }

@@ -1,5 +1,5 @@
 /**
- * npm run eval:alerts -- [--seeds 1,2,3] [--days 7] [--per-behaviour 1] [--nab <dir> | --no-nab] [--out <file.json>]
+ * npm run eval:alerts -- [--seeds 1,2,3] [--days 7] [--per-behaviour 1] [--nab <dir> | --no-nab] [--no-objectives] [--out <file.json>]
  *
  * Alert quality through the real service (docs/alert-quality.md): prints one row per behaviour
  * and a JSON summary; --out writes every workload's result (checkpoints included) as JSON.
@@ -15,6 +15,8 @@ export interface EvalOptions {
   days: number;
   perBehaviour: number;
   nabDir: string | null;
+  /** false (--no-objectives): no failure objectives are declared; the ETA aims at the fixed edges */
+  objectives: boolean;
 }
 
 export interface EvalOutput {
@@ -33,7 +35,7 @@ export async function evaluate(options: EvalOptions): Promise<EvalOutput> {
   let wall = 0;
   for (const [i, seed] of options.seeds.entries()) {
     // the real series are replayed once (they do not depend on the seed)
-    const run = await runSeed({ seed, days: options.days, perBehaviour: options.perBehaviour, nabDir: i === 0 ? options.nabDir : null });
+    const run = await runSeed({ seed, days: options.days, perBehaviour: options.perBehaviour, nabDir: i === 0 ? options.nabDir : null, objectives: options.objectives });
     workloads.push(...scoreRun(run));
     eventsLost += run.collector.eventsLost;
     saturated += run.collector.anomalyReadsSaturated;
@@ -94,6 +96,7 @@ async function main(): Promise<void> {
     days: positive('days', flag('days'), 7),
     perBehaviour: Math.round(positive('per-behaviour', flag('per-behaviour'), 1)),
     nabDir: process.argv.includes('--no-nab') ? null : (flag('nab') ?? join(process.cwd(), '..', 'shared', 'datasets', 'nab')),
+    objectives: !process.argv.includes('--no-objectives'),
   };
   if (options.nabDir !== null && !existsSync(options.nabDir)) throw new Error(`--nab: no NAB data at ${options.nabDir} (pass --nab <dir> or --no-nab)`);
   const out = await evaluate(options);

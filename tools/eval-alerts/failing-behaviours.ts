@@ -77,7 +77,18 @@ export function failingWorkload(behaviour: FailingBehaviour, name: string, rng: 
     }
     return drawn;
   };
+  // In this evaluation a failure point IS where the degradation crosses the team's objective: for
+  // the error creep and the latency burn the workload's objective is the noise-free level of the
+  // degrading input at the failure point (the severity drawn above), declared before any data.
+  const atFailure = base.levels(failure);
+  const stated =
+    behaviour === 'error_creep'
+      ? { error_rate: atFailure.errorRate + 0.08 + 0.15 * severity }
+      : behaviour === 'latency_burn'
+        ? { latency_ms: atFailure.latencyMs * (4 + 4 * severity) }
+        : undefined;
   return {
+    ...(stated === undefined ? {} : { stated }),
     name,
     behaviour,
     kind: 'failing',

@@ -10,6 +10,7 @@ import { HEALTHY_BEHAVIOURS, healthyWorkload } from './healthy-behaviours.js';
 import { nabFileIds, nabWorkload, readNabFile } from './nab-replay.js';
 import { NAMESPACE, logsBody, metricsBody, spansBody, type ChunkRows } from './otlp-bodies.js';
 import { Prng, streamSeed } from './prng.js';
+import { declaredObjectives } from './workload-objectives.js';
 import { GRACE_MS, ServiceDriver } from './service-driver.js';
 import { BUCKET_MS, BUCKETS_PER_DAY, BUCKETS_PER_HOUR, type WorkloadSpec } from './workload-model.js';
 
@@ -19,6 +20,8 @@ export interface RunOptions {
   perBehaviour: number;
   /** NAB data dir (…/nab), or null to leave the replay out */
   nabDir: string | null;
+  /** declare every workload's failure objectives before its data (workload-objectives.ts); false: the fixed edges */
+  objectives: boolean;
 }
 
 export interface SeedRun {
@@ -81,6 +84,10 @@ export async function runSeed(options: RunOptions): Promise<SeedRun> {
   }
   const bounds = [...cuts].filter((b) => b >= 0 && b <= total).sort((a, b) => a - b);
   const svc = await ServiceDriver.start(startMs);
+  if (options.objectives) {
+    // a separate stream: the objectives drawn do not change the telemetry
+    await svc.post(`${svc.api}/config/objectives`, declaredObjectives(specs, buildWorkloads(options), new Prng(streamSeed(options.seed, 9000))));
+  }
   const collector = new Collector(svc);
   const checkpoints = new Map<string, Checkpoint[]>();
   try {

@@ -43,6 +43,16 @@ export interface FailureTruth {
   slow: boolean;
 }
 
+/**
+ * The failure objectives a team declares for a workload (POST /config/objectives): the level of
+ * an input at which it calls the workload's state an outage. Inputs left out keep the product's
+ * fixed edges (memory and cpu: their limit).
+ */
+export interface WorkloadObjectives {
+  error_rate?: number;
+  latency_ms?: number;
+}
+
 export interface WorkloadSpec {
   name: string;
   behaviour: string;
@@ -57,6 +67,11 @@ export interface WorkloadSpec {
   contextBuckets: number[];
   /** the bucket's telemetry (called once per bucket, in order) */
   sample(bucket: number): BucketSample;
+  /**
+   * objectives the failure point is defined by (error creep, latency burn): the noise-free level of
+   * the degrading input at the failure point; the evaluation draws the others (workload-objectives.ts)
+   */
+  stated?: WorkloadObjectives;
 }
 
 /** the per-workload healthy base: levels with a daily rhythm, and the noise of the draw */

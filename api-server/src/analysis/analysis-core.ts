@@ -25,6 +25,9 @@ import { calibrationStepsOf, resolveConfig, type AnalysisConfig } from './config
 import { resolveMetricName, seriesNameOf } from './normalise/metric-names.js';
 import { sampleValue } from './normalise/unit-rules.js';
 import { DEFAULT_HEALTH_WEIGHTS, WeightTable, type HealthWeights } from './weights/health-weights.js';
+import { ObjectiveTable } from './objectives/objective-edges.js';
+import { DEFAULT_FAILURE_EDGES, type FailureEdges } from './explain/failure-eta.js';
+import type { FailureObjective } from '../model/failure-objective.js';
 import { WorkloadAnalyzer, type StepEnv } from './workload-analyzer.js';
 import type { OpenBucket } from './buckets/workload-buckets.js';
 import { DERIVED_SERIES } from './series/series-set.js';
@@ -58,6 +61,9 @@ export class AnalysisCoreImpl implements AnalysisCore {
   private weightTable = new WeightTable();
   /** bumped by setWeights: an analyzer whose weightsVersion differs resolves its weights again */
   private weightsVersion = 0;
+  private objectiveTable = new ObjectiveTable();
+  /** bumped by setObjectives: an analyzer whose objectivesVersion differs resolves its failure edges again */
+  private objectivesVersion = 0;
   /** the env handed to each workload's step (one object, its per-workload fields replaced) */
   private readonly env: StepEnv;
   /** the closed buckets of a step and their workloads (emptied after each step) */
@@ -82,6 +88,7 @@ export class AnalysisCoreImpl implements AnalysisCore {
       config: this.config,
       calibrationSteps: this.calibrationSteps,
       weights: DEFAULT_HEALTH_WEIGHTS,
+      edges: DEFAULT_FAILURE_EDGES,
       newHexId: this.newHexId,
       graph: this.graph,
       contextEvents: NO_CONTEXT_EVENTS,
@@ -192,6 +199,7 @@ export class AnalysisCoreImpl implements AnalysisCore {
   private envFor(w: WorkloadAnalyzer): StepEnv {
     const env = this.env;
     env.weights = this.weightsFor(w);
+    env.edges = this.edgesFor(w);
     env.contextEvents = this.contextByWorkload.size === 0 ? NO_CONTEXT_EVENTS : (this.contextByWorkload.get(w.key) ?? NO_CONTEXT_EVENTS);
     env.suppressions = this.suppressionsByWorkload.size === 0 ? NO_SUPPRESSIONS : (this.suppressionsByWorkload.get(w.key) ?? NO_SUPPRESSIONS);
     env.slo = this.slos.size === 0 ? undefined : this.slos.get(w.key);
@@ -205,6 +213,15 @@ export class AnalysisCoreImpl implements AnalysisCore {
       w.weightsVersion = this.weightsVersion;
     }
     return w.weights;
+  }
+
+  /** the workload's failure edges (its objectives), resolved again only after setObjectives */
+  private edgesFor(w: WorkloadAnalyzer): FailureEdges {
+    if (w.objectivesVersion !== this.objectivesVersion) {
+      w.edges = this.objectiveTable.edgesFor(w.key);
+      w.objectivesVersion = this.objectivesVersion;
+    }
+    return w.edges;
   }
 
   private storeExplain(record: ExplainRecord): void {
@@ -248,6 +265,11 @@ export class AnalysisCoreImpl implements AnalysisCore {
   setWeights(overrides: WeightOverride[]): void {
     this.weightTable = new WeightTable(overrides);
     this.weightsVersion++;
+  }
+
+  setObjectives(objectives: readonly FailureObjective[]): void {
+    this.objectiveTable = new ObjectiveTable(objectives);
+    this.objectivesVersion++;
   }
 
   setContextEvents(events: ContextEventInput[]): void {

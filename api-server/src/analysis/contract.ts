@@ -10,6 +10,7 @@ import type { LogRecord, MetricRecord, SpanRecord } from '../model/records.js';
 import type { LogBurstEvent } from './logs/log-burst.js';
 import type { Diagnosis } from './explain/diagnosis.js';
 import type { FailureEta } from './explain/failure-eta.js';
+import type { FailureObjective } from '../model/failure-objective.js';
 import type { SignalName, WeightedSignal } from '../model/signals.js';
 
 export type RuptureState = 'stable' | 'elevated' | 'warning' | 'critical' | 'emergency';
@@ -258,6 +259,8 @@ export interface AnalysisCore {
   snapshot(key: string): WorkloadSnapshot | undefined;
   workloadKeys(): string[];
   setWeights(overrides: WeightOverride[]): void;
+  /** the failure objectives (first matching selector wins); the failure ETA aims at them from the next step */
+  setObjectives(objectives: readonly FailureObjective[]): void;
   setContextEvents(events: ContextEventInput[]): void;
   setSuppressions(suppressions: SuppressionInput[]): void;
   explain(ruptureId: string): ExplainRecord | undefined;

@@ -17,6 +17,7 @@ import type { AnalysisConfig } from './config.js';
 import { WorkloadBuckets, type OpenBucket } from './buckets/workload-buckets.js';
 import { stepDtSeconds } from './signals/formulas.js';
 import { DEFAULT_HEALTH_WEIGHTS, type HealthWeights } from './weights/health-weights.js';
+import { DEFAULT_FAILURE_EDGES, type FailureEdges } from './explain/failure-eta.js';
 import { healthCeiling } from './bands.js';
 import type { SeriesPoint, SeriesSet } from './series/series-set.js';
 import type { LogBucketCounter } from './logs/log-step-counter.js';
@@ -36,6 +37,7 @@ import { businessStep, healthForecastStep, nearMissStep, type HealthHistory } fr
 import { FingerprintStage } from './stages/fingerprint-stage.js';
 import { criticalEtaMinutes, explainStep } from './stages/explain-stage.js';
 import { DownstreamHistory } from './explain/downstream-history.js';
+import { LevelHistory } from './explain/level-history.js';
 import { provisionalSnapshot, snapshotOf, type SnapshotMemory, type SnapshotParts } from './stages/snapshot-stage.js';
 import { freshParts, partsFromState, stateOf, type WorkloadParts } from './stages/state-codec.js';
 
@@ -69,9 +71,14 @@ export class WorkloadAnalyzer {
   private readonly memory: SnapshotMemory;
   /** the downstream edges' error shares over time (not saved: a restart relearns them within the hour) */
   private readonly downstream = new DownstreamHistory();
+  /** the error rate's 15-min levels over 6 h (not saved: a restart relearns them) */
+  private readonly errorLevels = new LevelHistory();
   /** the core's bookkeeping: its weight-table version these weights were resolved at, and the first sample time */
   weightsVersion = -1;
   weights: Readonly<HealthWeights> = DEFAULT_HEALTH_WEIGHTS;
+  /** the core's objective-table version these failure edges were resolved at */
+  objectivesVersion = -1;
+  edges: FailureEdges = DEFAULT_FAILURE_EDGES;
   firstSeenMs = 0;
 
   constructor(
@@ -168,6 +175,8 @@ export class WorkloadAnalyzer {
     const traces = traceStep(this.spanWindow, bucket, tStep);
     const graphContagion = env.graph.contagionInto(this.name, tStep);
     this.downstream.observe(env.graph.edgesFrom(this.name, tStep), tStep);
+    const errorRate = this.inputs.errorRateOfStep(tStep, cfg.bucketMs);
+    if (errorRate !== null) this.errorLevels.observe(errorRate, tStep);
     // §3 per-pod signals, aggregated
     const pod = this.pods.signals(bucket, { tStep, dtSeconds: dt, cores: this.inputs.cores, logs, graphContagion }, env);
     const values = pod.values;
@@ -185,7 +194,7 @@ export class WorkloadAnalyzer {
     anomaliesOf(this.key, points, tStep, bands, this.decision.band, env, sink);
 
     // §7.1 health forecast, §7.2 business, §7.3 fingerprints
-    const inputEta = bands.calibrated ? this.inputs.inputEtaSeconds(series) : null;
+    const inputEta = bands.calibrated ? this.inputs.inputEtaSeconds(series, env.edges) : null;
     const healthForecast = healthForecastStep(this.health, values.health_score, bands.calibrated, cfg.bucketMs, inputEta);
     this.nearMiss = nearMissStep(this.nearMiss, fusedR, tStep);
     const business = businessStep(this.name, this.inputs.errorRateAt(tStep, cfg.absenceMs), this.nearMiss, tStep, env);
@@ -211,7 +220,7 @@ export class WorkloadAnalyzer {
     parts.confidence = confidence;
     const snapshot = snapshotOf(parts);
     const episode = bands.episode;
-    const explain = explainStep(this, series, this.downstream, this.episodes, this.explainRecord, episode, snapshot, pod, env);
+    const explain = explainStep(this, series, this.downstream, this.errorLevels, this.episodes, this.explainRecord, episode, snapshot, pod, env);
     if (episode.ruptureId !== null) this.explainRecord = episode.closed ? null : explain;
     sink.explain = explain;
     // one forecast: inside an open rupture, critical_eta_minutes is the explain record's ETA

@@ -6,7 +6,8 @@
  * replica within the time it takes to read one record.
  *
  * Records: `sup|<id>` → the window as JSON (no value: deleted); `ctx|<id>` → the event (no value:
- * deleted); `weights` → the whole ordered list; `emergency-stop` → `{on, atMs}` (every replica's
+ * deleted); `weights` → the whole ordered list; `objectives` → the whole ordered list of failure
+ * objectives; `emergency-stop` → `{on, atMs}` (every replica's
  * Tier-1 automation stops or resumes). Compaction keeps the latest per key, so a new
  * replica reads the whole control state from the topic at start.
  *
@@ -17,6 +18,7 @@
  */
 import type { MessagesStream } from '../kafka/kafka-client.js';
 import type { WeightOverride } from '../analysis/contract.js';
+import type { FailureObjective } from '../model/failure-objective.js';
 import type { ContextBody, ContextEvent } from '../control/context-events.js';
 import type { ControlPlane, ControlWrites } from '../control/control-plane.js';
 import type { Suppression, SuppressionBody } from '../control/suppressions.js';
@@ -40,6 +42,7 @@ export interface ReplicatedControlOptions {
 }
 
 const WEIGHTS_KEY = 'weights';
+const OBJECTIVES_KEY = 'objectives';
 const STOP_KEY = 'emergency-stop';
 
 /** receives the live `cmd|` / `res|` records (action decisions and their answers) */
@@ -137,6 +140,10 @@ export class ReplicatedControl implements ControlWrites {
     await this.write(WEIGHTS_KEY, JSON.stringify(list));
   }
 
+  async replaceObjectives(list: FailureObjective[]): Promise<void> {
+    await this.write(OBJECTIVES_KEY, JSON.stringify(list));
+  }
+
   /** Engages or releases the emergency stop on every replica; answers with this replica's state once applied. */
   async setEmergencyStop(on: boolean, nowMs: number): Promise<number | null> {
     await this.write(STOP_KEY, JSON.stringify({ on, atMs: nowMs }));
@@ -203,6 +210,8 @@ export class ReplicatedControl implements ControlWrites {
       else this.options.warn({ key }, 'malformed emergency-stop record skipped');
     } else if (key === WEIGHTS_KEY && value !== undefined) {
       await this.plane.replaceWeights(JSON.parse(value) as WeightOverride[]);
+    } else if (key === OBJECTIVES_KEY && value !== undefined) {
+      await this.plane.replaceObjectives(JSON.parse(value) as FailureObjective[]);
     } else {
       this.options.warn({ key }, 'unknown control record skipped');
     }

@@ -89,11 +89,16 @@ export function loadSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {
     if (problem !== undefined) throw new SettingsError(`invalid setting ${origin['apiKey'] ?? 'SVC_API_KEY'}: ${problem}`);
   }
   raw['production'] = env['NODE_ENV'] === 'production';
-  if (env['SVC_WORKLOAD_WEIGHTS'] !== undefined && env['SVC_WORKLOAD_WEIGHTS'] !== '') {
+  for (const [variable, key] of [
+    ['SVC_WORKLOAD_WEIGHTS', 'workloadWeights'],
+    ['SVC_WORKLOAD_OBJECTIVES', 'workloadObjectives'],
+  ] as const) {
+    const text = env[variable];
+    if (text === undefined || text === '') continue;
     try {
-      raw['workloadWeights'] = JSON.parse(env['SVC_WORKLOAD_WEIGHTS']) as unknown;
+      raw[key] = JSON.parse(text) as unknown;
     } catch (error) {
-      throw new SettingsError(`invalid setting SVC_WORKLOAD_WEIGHTS: not JSON (${(error as Error).message})`);
+      throw new SettingsError(`invalid setting ${variable}: not JSON (${(error as Error).message})`);
     }
   }
   const yaml = typeof raw['configFile'] === 'string' ? readYaml(raw['configFile']) : {};

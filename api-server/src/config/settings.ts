@@ -28,6 +28,7 @@ export const settingsSchema = z.object({
   /** worker threads that decode remote-write protobuf bodies; 0: the event loop decodes (docs/ingest-performance.md) */
   ingestDecodeWorkers: z.coerce.number().int('must be an integer').min(0, 'must be >= 0').max(16, 'must be at most 16'),
   workloadWeights: z.unknown().optional(),
+  workloadObjectives: z.unknown().optional(),
   tickSeconds: z.coerce.number().positive('must be > 0').max(3600, 'must be at most 3600'),
   /** how long a closed bucket waits for its other sources; undefined: 2 in cluster mode, else 0 (bucketGraceMsOf) */
   bucketGraceSeconds: z.coerce.number().min(0, 'must be >= 0').max(60, 'must be at most 60').optional(),

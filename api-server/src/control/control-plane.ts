@@ -1,11 +1,13 @@
 /**
- * The control plane people write to: suppressions, context events and weight overrides. Held in
- * memory for the hot paths (dispatch decisions every tick), written to LevelDB before any change is
- * acknowledged, and pushed to the analysis through `listener` whenever it changes.
+ * The control plane people write to: suppressions, context events, weight overrides and failure
+ * objectives. Held in memory for the hot paths (dispatch decisions every tick), written to LevelDB
+ * before any change is acknowledged, and pushed to the analysis through `listener` whenever it
+ * changes.
  */
 import type { ClassicLevel } from 'classic-level';
 import type { WeightOverride } from '../analysis/contract.js';
 import type { DispatchPolicy } from '../actions/action-engine-types.js';
+import type { FailureObjective } from '../model/failure-objective.js';
 import { LevelJsonCollection } from '../storage/json-collection.js';
 import type { ContextBody, ContextEvent } from './context-events.js';
 import { QUIET_AFTER_MS, QUIET_BEFORE_MS, contextEventFromBody } from './context-events.js';
@@ -18,6 +20,7 @@ export interface ControlPlaneListener {
   suppressionsChanged(list: readonly Suppression[]): void;
   contextChanged(list: readonly ContextEvent[]): void;
   weightsChanged(list: readonly WeightOverride[]): void;
+  objectivesChanged(list: readonly FailureObjective[]): void;
 }
 
 /** The writes of the control plane: the plane itself standalone, the control topic in cluster mode. */
@@ -28,6 +31,7 @@ export interface ControlWrites {
   addContext(body: ContextBody, nowMs: number): Promise<ContextEvent>;
   removeContext(id: string): Promise<boolean>;
   replaceWeights(list: WeightOverride[]): Promise<void>;
+  replaceObjectives(list: FailureObjective[]): Promise<void>;
 }
 
 export interface ContextQuery {
@@ -40,9 +44,11 @@ export class ControlPlane implements DispatchPolicy, ControlWrites {
   private suppressions = new Map<string, Suppression>();
   private context = new Map<string, ContextEvent>();
   private weights: WeightOverride[] = [];
+  private objectives: FailureObjective[] = [];
   private readonly suppressionStore;
   private readonly contextStore;
   private readonly weightStore;
+  private readonly objectiveStore;
 
   constructor(
     db: ClassicLevel<string, string>,
@@ -52,10 +58,14 @@ export class ControlPlane implements DispatchPolicy, ControlWrites {
     this.suppressionStore = new LevelJsonCollection<Suppression>(db, 'suppressions');
     this.contextStore = new LevelJsonCollection<ContextEvent>(db, 'context');
     this.weightStore = new LevelJsonCollection<WeightOverride>(db, 'weights');
+    this.objectiveStore = new LevelJsonCollection<FailureObjective>(db, 'objectives');
   }
 
-  /** Loads what was stored; `bootstrapWeights` (SVC_WORKLOAD_WEIGHTS) applies only when none are stored. */
-  async load(bootstrapWeights: WeightOverride[] | undefined): Promise<void> {
+  /**
+   * Loads what was stored; `bootstrapWeights` (SVC_WORKLOAD_WEIGHTS) and `bootstrapObjectives`
+   * (SVC_WORKLOAD_OBJECTIVES) apply only when none of their kind are stored.
+   */
+  async load(bootstrapWeights: WeightOverride[] | undefined, bootstrapObjectives?: FailureObjective[]): Promise<void> {
     this.suppressions = new Map((await this.suppressionStore.all()).map((s) => [s.id, s]));
     this.context = new Map((await this.contextStore.all()).map((c) => [c.id, c]));
     const stored = await this.weightStore.all();
@@ -63,7 +73,10 @@ export class ControlPlane implements DispatchPolicy, ControlWrites {
     this.weights = stored.length > 0 || bootstrapWeights === undefined ? stored : bootstrapWeights;
     this.listener.suppressionsChanged([...this.suppressions.values()]);
     this.listener.contextChanged([...this.context.values()]);
+    const objectives = await this.objectiveStore.all();
+    this.objectives = objectives.length > 0 || bootstrapObjectives === undefined ? objectives : bootstrapObjectives;
     this.listener.weightsChanged(this.weights);
+    this.listener.objectivesChanged(this.objectives);
   }
 
   /** Windows whose end is still ahead, by start. */
@@ -168,6 +181,17 @@ export class ControlPlane implements DispatchPolicy, ControlWrites {
     await this.weightStore.replaceAll(list.map((w, i) => [String(i).padStart(4, '0'), w]));
     this.weights = list;
     this.listener.weightsChanged(this.weights);
+  }
+
+  currentObjectives(): readonly FailureObjective[] {
+    return this.objectives;
+  }
+
+  /** Replaces the whole list atomically, in the given order. */
+  async replaceObjectives(list: FailureObjective[]): Promise<void> {
+    await this.objectiveStore.replaceAll(list.map((o, i) => [String(i).padStart(4, '0'), o]));
+    this.objectives = list;
+    this.listener.objectivesChanged(this.objectives);
   }
 
   /** Drops windows that ended and context events past retention, in storage too. */

@@ -8,7 +8,7 @@ describe('eval:alerts on a tiny run (1 seed, 5 hours, one workload per behaviour
   let out: EvalOutput;
 
   before(async () => {
-    out = await evaluate({ seeds: [7], days: 5 / 24, perBehaviour: 1, nabDir: null });
+    out = await evaluate({ seeds: [7], days: 5 / 24, perBehaviour: 1, nabDir: null, objectives: true });
   });
 
   it('reports every behaviour and exactly the summary metrics of the issue', () => {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { useTestService } from '../../support/service.js';
 
-const ROUTES = ['/suppressions', '/context', '/config/weights', '/forecast', '/sim/inject', '/actions/act_000000000000/result'];
+const ROUTES = ['/suppressions', '/context', '/config/weights', '/config/objectives', '/forecast', '/sim/inject', '/actions/act_000000000000/result'];
 
 describe('REST bodies: every malformed body is a 4xx naming the field, never a 5xx (property)', function () {
   this.timeout(120_000);

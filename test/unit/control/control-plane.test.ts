@@ -6,6 +6,8 @@ import { contextBody } from '../../../api-server/src/control/context-events.js';
 import { ControlPlane } from '../../../api-server/src/control/control-plane.js';
 import { suppressionBody } from '../../../api-server/src/control/suppressions.js';
 import { normaliseOverrides, weightOverridesBody } from '../../../api-server/src/control/weight-overrides.js';
+import { failureObjectivesBody, objectivesFrom } from '../../../api-server/src/control/failure-objectives.js';
+import type { FailureObjective } from '../../../api-server/src/model/failure-objective.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 
 const T0 = Date.parse('2026-05-01T09:00:00Z');
@@ -13,14 +15,14 @@ const T0 = Date.parse('2026-05-01T09:00:00Z');
 describe('control plane (real LevelDB)', () => {
   let dir: { path: string; remove: () => Promise<void> };
   let db: ClassicLevel<string, string>;
-  let seen: { weights: readonly WeightOverride[]; suppressions: number; context: number };
+  let seen: { weights: readonly WeightOverride[]; objectives: readonly FailureObjective[]; suppressions: number; context: number };
   let seq: number;
 
   beforeEach(async () => {
     dir = await makeTempDir('control');
     db = new ClassicLevel<string, string>(dir.path);
     await db.open();
-    seen = { weights: [], suppressions: 0, context: 0 };
+    seen = { weights: [], objectives: [], suppressions: 0, context: 0 };
     seq = 0;
   });
   afterEach(async () => {
@@ -33,6 +35,7 @@ describe('control plane (real LevelDB)', () => {
       suppressionsChanged: (l) => (seen.suppressions = l.length),
       contextChanged: (l) => (seen.context = l.length),
       weightsChanged: (l) => (seen.weights = l),
+      objectivesChanged: (l) => (seen.objectives = l),
     });
   }
 
@@ -107,6 +110,32 @@ describe('control plane (real LevelDB)', () => {
     const again = plane();
     await again.load(bootstrap);
     expect(again.currentWeights().map((w) => w.selector)).to.deep.equal(['shop/Deployment/cart', 'shop/*']);
+  });
+
+  it('objectives: replaced whole, in order, kept across a reopen, bootstrap only when nothing is stored', async () => {
+    const bootstrap = objectivesFrom(failureObjectivesBody.parse([{ selector: '*', error_rate: 0.2 }]));
+    const p = plane();
+    await p.load(undefined, bootstrap);
+    expect(seen.objectives).to.deep.equal([{ selector: '*', error_rate: 0.2 }]);
+    const list = objectivesFrom(
+      failureObjectivesBody.parse([
+        { selector: 'shop/Deployment/cart', error_rate: 0.15, latency_ms: 450 },
+        { selector: 'shop/*', memory: 0.9 },
+      ]),
+    );
+    await p.replaceObjectives(list);
+    expect(seen.objectives).to.deep.equal(list);
+    const again = plane();
+    await again.load(undefined, bootstrap);
+    expect(again.currentObjectives()).to.deep.equal([
+      { selector: 'shop/Deployment/cart', error_rate: 0.15, latency_ms: 450 },
+      { selector: 'shop/*', memory: 0.9 },
+    ]);
+    // replacing with fewer entries leaves none of the old ones behind
+    await again.replaceObjectives([{ selector: 'pay/*', cpu: 0.8 }]);
+    const third = plane();
+    await third.load(undefined, bootstrap);
+    expect(third.currentObjectives()).to.deep.equal([{ selector: 'pay/*', cpu: 0.8 }]);
   });
 
   it('weight bodies: selectors and values validated, all-zero refused', () => {

@@ -31,7 +31,7 @@
  * `trafficRising`: request_rate rose by ≥ 20 % over its window. `afterDeploy`: a context event
  * naming a deploy, release or rollout happened in the hour before the rupture opened or during it.
  */
-import { etaSlope, failureEtaSeconds, FAILURE_EDGES } from './failure-eta.js';
+import { DEFAULT_FAILURE_EDGES, etaSlope, failureEtaSeconds, FAILURE_EDGES, type FailureEdges, type TrendInput } from './failure-eta.js';
 
 export const DIAGNOSIS_KINDS = ['memory-leak', 'cpu-saturation', 'latency-burn', 'error-creep', 'crash-loop', 'failing-dependency', 'undetermined'] as const;
 export type DiagnosisKind = (typeof DIAGNOSIS_KINDS)[number];
@@ -78,6 +78,21 @@ export interface DiagnosisInput {
   deploy: { event: string; description: string; minutesBefore: number } | null;
   /** metricR's primary input (the one whose 5-min slope broke away most), null without one */
   primaryMetric: string | null;
+  /** the workload's failure edges (its failure objectives where set); the fixed edges when left out */
+  edges?: FailureEdges;
+  /** the error rate's slow trend over hours (level-history.ts): its lowest 15-min level to its latest; null or left out without one */
+  slowErrorRate?: InputTrend | null;
+}
+
+/** the level the ETA aims at: the diagnosed input's failure objective, or its fixed edge */
+export interface EtaTarget {
+  input: TrendInput;
+  /** the input's latest value (normalised) */
+  value: number;
+  /** the level aimed at (normalised) */
+  level: number;
+  /** true: the workload's failure objective; false: the product's fixed edge */
+  objective: boolean;
 }
 
 export interface Diagnosis {
@@ -95,6 +110,8 @@ export interface Diagnosis {
   etaSeconds: number | null;
   /** the factor's value 30 min ahead on its trend (demand: may exceed 1), ≥ 0; null for restarts, dependencies and undetermined */
   projected30Min: number | null;
+  /** what the ETA aims at (memory, cpu, latency, error-rate diagnoses); absent on records saved before objectives */
+  etaTarget?: EtaTarget | null;
 }
 
 const SWING: Record<string, number> = { memory: 0.2, cpu: 0.2, latency: 0.2, error_rate: 0.05 };
@@ -148,8 +165,11 @@ export function diagnose(input: DiagnosisInput): Diagnosis {
   // a rupture can open before any input moved a whole swing: then the input whose slope broke away (metricR's) names it, if it rose
   const early = order.find((name) => name === input.primaryMetric && (scores.get(name) ?? 0) > 0 && scores.get(name) === best);
   // an input standing at its failure edge has failed, risen in the window or not (latency pinned at its ceiling)
-  const atEdge = order.find((name) => fin(input.trends.find((t) => t.input === name)?.to ?? 0) >= FAILURE_EDGES[name]);
-  const cause = saturated ?? (best >= 1 ? order.find((name) => (scores.get(name) ?? 0) >= best / 2) : (early ?? atEdge));
+  const edges = input.edges ?? DEFAULT_FAILURE_EDGES;
+  const atEdge = order.find((name) => fin(input.trends.find((t) => t.input === name)?.to ?? 0) >= edges.level[name]);
+  // an error rate that crept over hours rises under a swing in any one hour: judged against its level hours before
+  const slow = slowCreep(input.slowErrorRate ?? null);
+  const cause = saturated ?? (best >= 1 ? order.find((name) => (scores.get(name) ?? 0) >= best / 2) : (early ?? (slow === null ? undefined : 'error_rate') ?? atEdge));
   const failing = worstEdge(input.downstream);
   if (failing !== null && (cause === undefined || cause === 'latency' || cause === 'error_rate' || explainsErrors(failing, input.trends))) {
     const before = failing.baselineErrorRate === null ? '' : `; ${pct1(failing.baselineErrorRate)} % before`;
@@ -164,17 +184,41 @@ export function diagnose(input: DiagnosisInput): Diagnosis {
     };
   }
   if (cause === undefined) return { ...base, kind: 'undetermined', factor: null, summary: 'no input moved enough to name a cause', dependency: null, etaSeconds: null, projected30Min: null };
-  const trend = input.trends.find((t) => t.input === cause)!;
-  const slope = etaSlope(trend);
+  const named = input.trends.find((t) => t.input === cause);
+  const creptSlowly = slow !== null && cause === 'error_rate' && !(best >= 1) && early === undefined;
+  // an error rate that crept: the level and slope of its 15-min means (a share of requests is too
+  // noisy for a 30-min line of single samples); otherwise the window's trend
+  const useSlow = slow !== null && cause === 'error_rate' && (creptSlowly || named === undefined || slow.robustSlopePerSecond > 0);
+  const trend = useSlow ? slow : named!;
+  const slope = useSlow ? Math.max(0, fin(slow.robustSlopePerSecond)) : etaSlope(trend);
   return {
     ...base,
     kind: KIND_OF[cause],
     factor: cause,
-    summary: trendLine(trend),
+    summary: trendLine(creptSlowly || named === undefined ? slow! : named),
     dependency: null,
-    etaSeconds: failureEtaSeconds(cause, trend.to, slope),
+    etaSeconds: failureEtaSeconds(cause, trend.to, slope, edges),
     projected30Min: Math.max(0, fin(trend.to) + slope * 1800),
+    etaTarget: { input: cause, value: fin(trend.to), level: edges.level[cause], objective: edges.objective[cause] },
   };
+}
+
+/**
+ * The error rate's slow trend when it names a creep: it rose at least one swing (5 points) from
+ * its lowest 15-min level of the last 6 h to its level now (level-history.ts, which leaves out a
+ * rise that passed). Null otherwise.
+ */
+function slowCreep(t: InputTrend | null): InputTrend | null {
+  if (t === null) return null;
+  return fin(t.to) - fin(t.from) >= SWING['error_rate']! ? t : null;
+}
+
+/** "error rate 9.1 % → objective 15 %" or "memory 91 % → edge 100 %": what the ETA aims at, in plain units */
+export function targetLine(t: EtaTarget): string {
+  const label = t.input === 'error_rate' ? 'error rate' : t.input;
+  const to = t.objective ? 'objective' : 'edge';
+  if (t.input === 'latency') return `latency ${ms(t.value)} ms → ${to} ${ms(t.level)} ms`;
+  return `${label} ${pct1(t.value)} % → ${to} ${pct1(t.level)} %`;
 }
 
 /** "memory 62 % → 91 % in 40 min, +43 %/h" (latency in ms: the normalised value × 600) */

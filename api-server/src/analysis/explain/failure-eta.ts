@@ -2,7 +2,8 @@
  * The one time-to-failure model (docs/diagnosis.md "Forecast"). Pure.
  *
  * While a rupture is open, the diagnosed input's failure ETA is the time its trend needs to reach
- * the input's failure edge: (edge − now) / slope, the slope being the Theil-Sen slope of the
+ * the input's failure edge, the workload's failure objective for the input when one is set
+ * (FailureEdges): (edge − now) / slope, the slope being the Theil-Sen slope of the
  * input's recent climb (from the window's trough, at most 30 min and at least 5 min back:
  * diagnosis-inputs.ts); when that does not rise, the mean of the input's 5-min regression slope
  * and its rise rate since the trough, of those that are positive (none → no estimate). Without a
@@ -22,13 +23,28 @@ export type TrendInput = (typeof TREND_INPUTS)[number];
  */
 export const FAILURE_EDGES = { memory: 1, cpu: 1, latency: 1, error_rate: 0.25, latencyMs: 600 } as const;
 
+/**
+ * The levels the failure ETA aims at for one workload, normalised as the analysis holds its inputs:
+ * the workload's failure objective for an input where one is set (objectives/objective-edges.ts),
+ * else the fixed edge above. `objective` says which inputs take the workload's objective.
+ */
+export interface FailureEdges {
+  readonly level: Readonly<Record<TrendInput, number>>;
+  readonly objective: Readonly<Record<TrendInput, boolean>>;
+}
+
+export const DEFAULT_FAILURE_EDGES: FailureEdges = Object.freeze({
+  level: Object.freeze({ memory: FAILURE_EDGES.memory, cpu: FAILURE_EDGES.cpu, latency: FAILURE_EDGES.latency, error_rate: FAILURE_EDGES.error_rate }),
+  objective: Object.freeze({ memory: false, cpu: false, latency: false, error_rate: false }),
+});
+
 /** Longest ETA reported (6 h); `ttf_seconds` is this value when there is no estimate. */
 export const ETA_CAP_SECONDS = 6 * 3600;
 
-/** seconds until `value` rising at `slopePerSecond` reaches the input's edge; null when not rising; 0 at or past the edge; ≤ cap */
-export function failureEtaSeconds(input: TrendInput, value: number, slopePerSecond: number): number | null {
+/** seconds until `value` rising at `slopePerSecond` reaches the input's edge (of `edges`); null when not rising; 0 at or past the edge; ≤ cap */
+export function failureEtaSeconds(input: TrendInput, value: number, slopePerSecond: number, edges: FailureEdges = DEFAULT_FAILURE_EDGES): number | null {
   if (!Number.isFinite(value)) return null;
-  const edge = FAILURE_EDGES[input];
+  const edge = edges.level[input];
   if (value >= edge) return 0;
   if (!(slopePerSecond > 0) || !Number.isFinite(slopePerSecond)) return null;
   return Math.floor(Math.min(ETA_CAP_SECONDS, (edge - value) / slopePerSecond));
@@ -159,13 +175,14 @@ export function failureEta(diagnosisEtaSeconds: number | null, healthCriticalEta
 export function earliestInputEta(
   inputs: readonly { input: TrendInput; last: number; stableSlope: number }[],
   refine: (input: TrendInput) => number = () => Number.NaN,
+  edges: FailureEdges = DEFAULT_FAILURE_EDGES,
 ): number | null {
   let best: number | null = null;
   for (const i of inputs) {
-    const rough = failureEtaSeconds(i.input, i.last, i.stableSlope);
+    const rough = failureEtaSeconds(i.input, i.last, i.stableSlope, edges);
     if (rough === null || rough >= ETA_CAP_SECONDS) continue;
     const slope = refine(i.input);
-    const eta = Number.isFinite(slope) && slope > 0 ? (failureEtaSeconds(i.input, i.last, slope) ?? rough) : rough;
+    const eta = Number.isFinite(slope) && slope > 0 ? (failureEtaSeconds(i.input, i.last, slope, edges) ?? rough) : rough;
     if (best === null || eta < best) best = eta;
   }
   return best;

@@ -14,7 +14,9 @@
  * 4. "Dominant pipeline: …" for the primary pipeline.
  * 5. "Recommended action: {text}"
  * 6. "Estimated time to failure: N minute(s)." (seconds below one minute; "now" at 0) when
- *    ttf < 6 h, the one ETA of explain/failure-eta.ts.
+ *    ttf < 6 h, the one ETA of explain/failure-eta.ts; when it is the diagnosed input's ETA, followed
+ *    by "Target: error rate 9.1 % → objective 15 %." (the workload's failure objective, or the
+ *    fixed edge).
  *
  * Numbers have 2 decimals (slopes: 3 significant digits, per second); a non-finite number is
  * written "n/a", so the text never contains NaN or Infinity. Pure.
@@ -23,7 +25,7 @@ import type { ActionRecommendation, ExplainRecord, Pipeline, RuptureState, Signa
 import type { ContagionSource } from '../traces/service-graph.js';
 import { ruptureStateOf } from './rupture-band.js';
 import { ETA_CAP_SECONDS } from './failure-eta.js';
-import type { Diagnosis, DiagnosisKind } from './diagnosis.js';
+import { targetLine, type Diagnosis, type DiagnosisKind } from './diagnosis.js';
 import type { SignalName } from '../../model/signals.js';
 
 export interface NarrativeInput {
@@ -104,7 +106,7 @@ export function buildNarrative(input: NarrativeInput): string {
   paragraphs.push(pipelineSentence(input));
   paragraphs.push(`Recommended action: ${input.recommendation === null ? 'none yet: no single input explains the rupture.' : input.recommendation.text}`);
   const ttf = ttfSentence(input.ttfSeconds);
-  if (ttf !== null) paragraphs.push(ttf);
+  if (ttf !== null) paragraphs.push(withTarget(ttf, input.diagnosis));
   return paragraphs.join('\n\n');
 }
 
@@ -171,6 +173,12 @@ function pipelineSentence(input: NarrativeInput): string {
       ? `, 5-min slope ${fmtSlope(input.alphaBurst)}/s against 60-min slope ${fmtSlope(input.alphaStable)}/s`
       : '';
   return `Dominant pipeline: metric (metricR=${fmt2(input.metricR ?? 0)}${slopes}).`;
+}
+
+/** the ETA sentence and, when the ETA is the diagnosed input's, the level it aims at */
+function withTarget(sentence: string, d: Diagnosis | null | undefined): string {
+  const t = d?.etaTarget;
+  return t === undefined || t === null || d?.etaSeconds === null ? sentence : `${sentence} Target: ${targetLine(t)}.`;
 }
 
 function ttfSentence(ttf: number): string | null {

@@ -15,6 +15,7 @@ import { buildNarrative } from '../explain/narrative.js';
 import { diagnose, type Diagnosis } from '../explain/diagnosis.js';
 import { lineTrend, recentDeploy, seriesTrend, uptimeResets } from '../explain/diagnosis-inputs.js';
 import type { DownstreamHistory } from '../explain/downstream-history.js';
+import type { LevelHistory } from '../explain/level-history.js';
 import { failureEta, TREND_INPUTS } from '../explain/failure-eta.js';
 import { recommendationFor } from '../explain/recommendation-rules.js';
 import { contextEventLines } from '../explain/context-lines.js';
@@ -32,6 +33,8 @@ interface ExplainSubject {
   readonly episodes: RuptureEpisodeTracker;
   /** the downstream edges' error shares over time: a dependency is judged against its own baseline */
   readonly downstream: DownstreamHistory;
+  /** the error rate's 15-min levels over hours: a slow creep is judged against its level before it began */
+  readonly errorLevels: LevelHistory;
 }
 
 /**
@@ -42,6 +45,7 @@ export function explainStep(
   workload: { readonly key: string; readonly name: string },
   series: SeriesSet,
   downstream: DownstreamHistory,
+  errorLevels: LevelHistory,
   episodes: RuptureEpisodeTracker,
   previous: ExplainRecord | null,
   episode: EpisodeStep,
@@ -54,7 +58,7 @@ export function explainStep(
   if (episode.closed) return previous === null ? null : { ...previous, closedAtMs: tStep, updatedAtMs: tStep };
   const sources = snapshot.sources;
   const fusion = fuse(sources.metricR, sources.logR, sources.traceR);
-  const w: ExplainSubject = { key: workload.key, name: workload.name, series, downstream, episodes };
+  const w: ExplainSubject = { key: workload.key, name: workload.name, series, downstream, errorLevels, episodes };
   return buildExplain(w, snapshot, pod, fusion, env, episode.openedAtMs ?? tStep, episode.peakFusedR, episode.peakAtMs ?? tStep);
 }
 
@@ -82,6 +86,8 @@ function diagnosis(w: ExplainSubject, env: StepEnv, openedAtMs: number, nowMs: n
     downstream: w.downstream.read(nowMs),
     deploy: recentDeploy(env.contextEvents, w.key, openedAtMs, nowMs),
     primaryMetric,
+    edges: env.edges,
+    slowErrorRate: w.errorLevels.trend('error_rate', nowMs),
   });
 }
 

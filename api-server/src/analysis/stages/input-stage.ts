@@ -15,7 +15,7 @@ import { SlidingRegression } from '../regression/index.js';
 import type { SeriesEnsemble } from '../ensemble/index.js';
 import { burstLineOf, seriesBurstFull, seriesBurstMean, seriesBurstSlope, seriesBurstSlopeStdError, seriesBurstSpan, seriesStableSlope } from '../anomaly/index.js';
 import { seriesTrend } from '../explain/diagnosis-inputs.js';
-import { earliestInputEta, etaSlope, TREND_INPUTS } from '../explain/failure-eta.js';
+import { earliestInputEta, etaSlope, TREND_INPUTS, type FailureEdges } from '../explain/failure-eta.js';
 import type { WorkloadState } from '../workload-state.js';
 
 /** inputs whose burst/stable slopes give metricR, in tie order (§2.2) */
@@ -79,6 +79,11 @@ export class InputStage {
     }
   }
 
+  /** the error rate when this step's bucket brought one, else null */
+  errorRateOfStep(tStep: number, bucketMs: number): number | null {
+    return tStep - this.errorRateMs <= bucketMs ? this.errorRate : null;
+  }
+
   /** the error rate of the last metric bucket, 0 once older than the absence limit */
   errorRateAt(tStep: number, absenceMs: number): number {
     return tStep - this.errorRateMs <= absenceMs ? this.errorRate : 0;
@@ -129,7 +134,7 @@ export class InputStage {
   }
 
   /** earliestInputEta over the metricR inputs' windows (latest value, 60-min slope) */
-  inputEtaSeconds(series: SeriesSet): number | null {
+  inputEtaSeconds(series: SeriesSet, edges: FailureEdges): number | null {
     const inputs = [];
     for (const name of TREND_INPUTS) {
       const w = this.windows.get(name);
@@ -139,7 +144,7 @@ export class InputStage {
     return earliestInputEta(inputs, (name) => {
       const t = seriesTrend(name, series.ensemble(name));
       return t === null ? Number.NaN : etaSlope(t);
-    });
+    }, edges);
   }
 
   /** the windows in their saved form */

@@ -5,6 +5,7 @@
 import type { AnomalyEvent, BandEvent, ContextEventInput, ExplainRecord, Fingerprint, SuppressionInput, WorkloadSnapshot } from '../contract.js';
 import type { AnalysisConfig } from '../config.js';
 import type { HealthWeights } from '../weights/health-weights.js';
+import type { FailureEdges } from '../explain/failure-eta.js';
 import type { ServiceGraph } from '../traces/service-graph.js';
 import type { SloConfig } from '../business/business-signals.js';
 import type { LogBurstEvent } from '../logs/log-burst.js';
@@ -13,6 +14,8 @@ export interface StepEnv {
   config: AnalysisConfig;
   calibrationSteps: number;
   weights: Readonly<HealthWeights>;
+  /** the workload's failure edges: its failure objectives where set, else the fixed edges */
+  edges: FailureEdges;
   newHexId: () => string;
   graph: ServiceGraph;
   contextEvents: readonly ContextEventInput[];

@@ -1,5 +1,6 @@
 /** Wire forms of the explain routes (api.md §6.9) from an explain record (analytics.md §8). */
 import type { ExplainRecord, Pipeline } from '../../analysis/contract.js';
+import { targetLine, type Diagnosis } from '../../analysis/explain/diagnosis.js';
 import { parseWorkloadKey } from '../../model/workload-key.js';
 
 const r3 = (x: number): number => Math.round(x * 1000) / 1000;
@@ -28,7 +29,15 @@ export function diagnosisJson(rec: ExplainRecord): Record<string, unknown> | nul
     projected_30min: d.projected30Min === null ? null : r3(d.projected30Min),
     eta_seconds: Math.floor(rec.ttfSeconds),
     eta_basis: rec.etaBasis ?? 'none',
+    eta_target: etaTargetJson(d),
   };
+}
+
+/** what the input-trend ETA aims at (docs/diagnosis.md "Failure objectives"), null otherwise */
+function etaTargetJson(d: Diagnosis): Record<string, unknown> | null {
+  const t = d.etaTarget;
+  if (t === undefined || t === null || d.etaSeconds === null) return null;
+  return { input: t.input, value: r4(t.value), level: r4(t.level), source: t.objective ? 'objective' : 'edge', text: targetLine(t) };
 }
 
 export function explainTraceJson(rec: ExplainRecord): Record<string, unknown> {

@@ -1,8 +1,9 @@
-/** Suppressions, context events and weight overrides (api.md §6.6-6.8). */
+/** Suppressions, context events, weight overrides (api.md §6.6-6.8) and failure objectives (docs/diagnosis.md). */
 import type { Router } from '@koa/router';
 import { contextBody } from '../../control/context-events.js';
 import { suppressionBody } from '../../control/suppressions.js';
 import { normaliseOverrides, renderOverride, weightOverridesBody } from '../../control/weight-overrides.js';
+import { failureObjectivesBody, objectivesFrom } from '../../control/failure-objectives.js';
 import { controlWrite } from '../control-write.js';
 import { badRequest, fromZod, notFound } from '../../model/http-errors.js';
 import { limitParam, queryString, sinceParam } from '../query.js';
@@ -61,6 +62,19 @@ export function registerControlRoutes(router: Router, svc: ControlRoutesContext)
     if (!parsed.success) throw fromZod(parsed.error);
     const list = normaliseOverrides(parsed.data);
     await controlWrite(() => svc.controlWrites.replaceWeights(list));
+    ctx.body = { applied: list.length };
+  });
+
+  router.get('/config/objectives', (ctx) => {
+    ctx.body = svc.control.currentObjectives();
+  });
+  router.post('/config/objectives', async (ctx) => {
+    const body = await readJson(ctx);
+    if (!Array.isArray(body)) throw badRequest('body must be a JSON array of failure objectives');
+    const parsed = failureObjectivesBody.safeParse(body);
+    if (!parsed.success) throw fromZod(parsed.error);
+    const list = objectivesFrom(parsed.data);
+    await controlWrite(() => svc.controlWrites.replaceObjectives(list));
     ctx.body = { applied: list.length };
   });
 }

@@ -47,4 +47,27 @@ describe('http/render/explain-json: the explain routes', () => {
   it('floors the narrative\'s time to failure to whole seconds', () => {
     expect(explainNarrativeJson(explainOf(snapshot, { ttfSeconds: 599.9 }))).to.deep.include({ ttf_seconds: 599, severity: 'critical', primary_pipeline: 'metric', top_factor: 'stress' });
   });
+
+  it('says what the ETA aims at: the objective or the fixed edge, null when the ETA is not the input\'s', () => {
+    const diagnosis = {
+      kind: 'error-creep' as const,
+      factor: 'error_rate',
+      summary: 'error rate 1 % → 9 % in 30 min, +16 %/h',
+      dependency: null,
+      trafficRising: false,
+      afterDeploy: false,
+      deploy: null,
+      etaSeconds: 1350,
+      projected30Min: 0.17,
+      etaTarget: { input: 'error_rate' as const, value: 0.09, level: 0.15, objective: true },
+    };
+    const rec = explainOf(snapshot, { ttfSeconds: 1350, diagnosis, etaBasis: 'input-trend' });
+    const expected = { input: 'error_rate', value: 0.09, level: 0.15, source: 'objective', text: 'error rate 9 % → objective 15 %' };
+    expect((explainNarrativeJson(rec)['diagnosis'] as Record<string, unknown>)['eta_target']).to.deep.equal(expected);
+    expect((explainFormulaJson(rec)['diagnosis'] as Record<string, unknown>)['eta_target']).to.deep.equal(expected);
+    const edge = explainTraceJson(explainOf(snapshot, { diagnosis: { ...diagnosis, etaTarget: { ...diagnosis.etaTarget, level: 0.25, objective: false } } }));
+    expect((edge['diagnosis'] as Record<string, unknown>)['eta_target']).to.deep.include({ source: 'edge', text: 'error rate 9 % → edge 25 %' });
+    const none = explainTraceJson(explainOf(snapshot, { diagnosis: { ...diagnosis, etaSeconds: null } }));
+    expect((none['diagnosis'] as Record<string, unknown>)['eta_target']).to.equal(null);
+  });
 });

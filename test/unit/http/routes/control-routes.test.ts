@@ -4,7 +4,7 @@ import { useTestService } from '../../../support/service.js';
 const NOW = Date.UTC(2026, 0, 10, 12, 0, 0);
 const KEY = 'control-key';
 
-describe('http/routes/control-routes: suppressions, context events and weight overrides', function () {
+describe('http/routes/control-routes: suppressions, context events, weight overrides and failure objectives', function () {
   this.timeout(30_000);
   const svc = useTestService({ key: KEY, now: () => NOW });
   const send = async (method: 'POST' | 'DELETE', path: string, body?: unknown) => {
@@ -68,5 +68,37 @@ describe('http/routes/control-routes: suppressions, context events and weight ov
     expect(none.body).to.include({ code: 'invalid_body', field: '[0].stress' });
     // the refused write left the previous list in place
     expect(((await svc.get('/config/weights')).body as unknown[]).length).to.equal(1);
+  });
+
+  it('failure objectives: the list replaced whole and listed back; every bad field a 400 naming it; the bearer key required', async () => {
+    expect((await svc.get('/config/objectives')).body).to.deep.equal([]);
+    const list = [
+      { selector: 'shop/Deployment/cart', error_rate: 0.15, latency_ms: 450 },
+      { selector: 'shop/*', memory: 0.9, cpu: 0.85 },
+    ];
+    expect(await send('POST', '/config/objectives', list)).to.deep.equal({ status: 200, body: { applied: 2 } });
+    // idempotent: the same list again is the same state
+    expect(await send('POST', '/config/objectives', list)).to.deep.equal({ status: 200, body: { applied: 2 } });
+    expect((await svc.get('/config/objectives')).body).to.deep.equal(list);
+    const cases: [unknown, string, string][] = [
+      [[{ selector: '*', error_rate: 15 }], '[0].error_rate', '[0].error_rate: must be <= 1 (a fraction, not a percentage)'],
+      [[{ selector: '*' }, { selector: 'shop', cpu: 0.5 }], '[1].selector', '[1].selector: must be *, namespace/* or namespace/Kind/name'],
+      [[{ selector: '*', latency_ms: -5 }], '[0].latency_ms', '[0].latency_ms: must be > 0 (milliseconds)'],
+    ];
+    for (const [body, field, error] of cases) {
+      expect(await send('POST', '/config/objectives', body), field).to.deep.equal({ status: 400, body: { error, code: 'invalid_body', field } });
+    }
+    const unknown = await send('POST', '/config/objectives', [{ selector: '*', errorRate: 0.1 }]);
+    expect(unknown.status).to.equal(400);
+    expect(unknown.body).to.include({ code: 'invalid_body', field: '[0]' });
+    expect(String(unknown.body?.['error'])).to.contain('errorRate');
+    expect(await send('POST', '/config/objectives', { selector: '*' })).to.deep.equal({ status: 400, body: { error: 'body must be a JSON array of failure objectives', code: 'invalid_body' } });
+    // the refused writes left the list in place; a new list replaces it whole
+    expect((await svc.get('/config/objectives')).body).to.deep.equal(list);
+    expect(await send('POST', '/config/objectives', [{ selector: '*', error_rate: 0.2 }])).to.deep.equal({ status: 200, body: { applied: 1 } });
+    expect((await svc.get('/config/objectives')).body).to.deep.equal([{ selector: '*', error_rate: 0.2 }]);
+    const anonymous = await fetch(`${svc.api}/config/objectives`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[]' });
+    expect(anonymous.status).to.equal(401);
+    expect((await fetch(`${svc.api}/config/objectives`)).status).to.equal(401);
   });
 });
