@@ -40,6 +40,9 @@ export interface InputLines {
 /** the limit each metricR input's trend is projected to (other inputs are not judged by level) */
 const TREND_LIMITS: Readonly<Record<string, LimitKind>> = { cpu: 'saturation', memory: 'saturation', latency: 'latency', error_rate: 'errors' };
 
+/** the inputs judged by rule 9 (a garbage-collected memory climbs in a line between collections by nature) */
+const CLIMB_INPUTS: ReadonlySet<string> = new Set(['cpu']);
+
 export class AlertDecision {
   private decider = new BandDecider();
   private envelope = new ChangeEnvelope();
@@ -99,8 +102,8 @@ export class AlertDecision {
       if (limit === undefined) continue;
       let t = this.trends.get(input);
       if (t === undefined) this.trends.set(input, (t = new LevelTrend(limit)));
-      // rule 9 is judged against the baseline before this step's level is learnt
-      if (limit === 'saturation' && this.climbOf(input).observe(level, timeMs, t.baseline)) rank = 2;
+      // rule 9 (CPU only) is judged against the baseline before this step's level is learnt
+      if (CLIMB_INPUTS.has(input) && this.climbOf(input).observe(level, timeMs, t.baseline)) rank = 2;
       const r = t.observe(level, timeMs, learn);
       if (r > rank) rank = r;
     }
@@ -142,7 +145,7 @@ export class AlertDecision {
       const config = DEPARTURES[input];
       if (config !== undefined) a.departures.set(input, LevelDeparture.fromJSON(d, config));
     }
-    for (const [input, c] of Object.entries(s.climbs ?? {})) if (TREND_LIMITS[input] === 'saturation') a.climbs.set(input, SaturationClimb.fromJSON(c));
+    for (const [input, c] of Object.entries(s.climbs ?? {})) if (CLIMB_INPUTS.has(input)) a.climbs.set(input, SaturationClimb.fromJSON(c));
     return a;
   }
 }

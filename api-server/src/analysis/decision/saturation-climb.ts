@@ -4,28 +4,34 @@
  * only through an hour of 5-minute means; CPU driven to saturation by growing load in half an hour
  * reaches its ceiling before that hour is there.
  *
- * Every step the input's 5-minute mean is kept with its time. The rule reads four of them, `lagMs`
- * apart (now, 5, 10 and 15 minutes ago: four disjoint 5-minute windows covering 20 minutes), and
- * gives a critical verdict when all of these hold:
- * - each of the three is above the one before by at least max(`minRise`, the baseline's spread):
- *   a steady climb, not a step. A step (a batch burst, a deploy) moves a 5-minute mean for only
- *   5 minutes, so at most two of the three rises can be material; noise rises three times in a row
- *   by a spread each only rarely;
+ * Every step the input's 5-minute mean is kept with its time. The rule reads five of them, `lagMs`
+ * apart (now, 5, 10, 15 and 20 minutes ago: five disjoint 5-minute windows covering 25 minutes),
+ * and gives a critical verdict when all of these hold:
+ * - each of the four is above the one before by at least max(`minRise`, the baseline's spread), and
+ *   the largest rise is at most `evenness` times the smallest: a steady climb, not a step. A step
+ *   (a batch burst, a deploy) moves a 5-minute mean for only 5 minutes, so at most two of the four
+ *   rises carry it and the others are noise, far smaller;
  * - the level is above the learnt baseline (rule 7's slow mean and spread of the 5-minute means) by
  *   at least max(`spreads` × spread, `material`): outside everything the workload did before;
- * - the least-squares line through the four reaches `ceiling` within `withinMin` minutes.
- * Nothing is judged before a baseline is learnt or while one of the four means is missing (a gap).
+ * - the least-squares line through the five reaches `ceiling` within `withinMin` minutes.
+ * Nothing is judged before a baseline is learnt or while one of the five means is missing (a gap).
+ * Judged for CPU only: a garbage-collected memory climbs in a line between collections by nature
+ * (memory leaks are rule 7's).
  */
 import { z } from 'zod';
 import type { Baseline } from './level-departure.js';
 import { fitLine } from './level-trend.js';
 
 export interface ClimbConfig {
-  /** the time between the four 5-minute means read */
+  /** how many 5-minute means are read */
+  means: number;
+  /** the time between the 5-minute means read */
   lagMs: number;
   /** a mean is taken for a time when it was kept within this of it */
   toleranceMs: number;
   minRise: number;
+  /** the largest rise is at most this many times the smallest: a line, not a step plus noise */
+  evenness: number;
   spreads: number;
   material: number;
   ceiling: number;
@@ -33,9 +39,11 @@ export interface ClimbConfig {
 }
 
 export const DEFAULT_CLIMB: ClimbConfig = {
+  means: 5,
   lagMs: 5 * 60_000,
   toleranceMs: 7_500,
   minRise: 0.02,
+  evenness: 3,
   spreads: 3,
   material: 0.05,
   ceiling: 0.95,
@@ -46,7 +54,7 @@ export const saturationClimbSchema = z.object({ points: z.array(z.tuple([z.numbe
 export type SaturationClimbState = z.infer<typeof saturationClimbSchema>;
 
 export class SaturationClimb {
-  /** [timeMs, 5-minute mean], oldest first, the last 3 × lagMs (+ tolerance) */
+  /** [timeMs, 5-minute mean], oldest first, the last (means − 1) × lagMs (+ tolerance) */
   private points: [number, number][] = [];
   private last = false;
 
@@ -61,7 +69,7 @@ export class SaturationClimb {
   observe(level: number, timeMs: number, baseline: Baseline | null): boolean {
     const c = this.config;
     this.points.push([timeMs, level]);
-    const oldest = timeMs - 3 * c.lagMs - c.toleranceMs;
+    const oldest = timeMs - (c.means - 1) * c.lagMs - c.toleranceMs;
     while (this.points.length > 0 && this.points[0]![0] < oldest) this.points.shift();
     this.last = baseline !== null && this.judge(timeMs, baseline);
     return this.last;
@@ -75,14 +83,15 @@ export class SaturationClimb {
   private judge(timeMs: number, b: Baseline): boolean {
     const c = this.config;
     const means: number[] = [];
-    for (let k = 3; k >= 0; k--) {
+    for (let k = c.means - 1; k >= 0; k--) {
       const m = this.meanAt(timeMs - k * c.lagMs);
       if (m === null) return false;
       means.push(m);
     }
-    const rise = Math.max(c.minRise, b.spread);
-    for (let i = 1; i < means.length; i++) if (means[i]! - means[i - 1]! < rise) return false;
-    const level = means[3]!;
+    const rises = means.slice(1).map((m, i) => m - means[i]!);
+    if (Math.min(...rises) < Math.max(c.minRise, b.spread)) return false;
+    if (Math.max(...rises) > c.evenness * Math.min(...rises)) return false;
+    const level = means[means.length - 1]!;
     if (level - b.mean < Math.max(c.spreads * b.spread, c.material)) return false;
     const line = fitLine(means);
     const now = Math.max(level, line.end);
