@@ -79,6 +79,24 @@ describe('decision: the band decider (hysteresis, dwell, one event per episode)'
     expect(steps.map((s) => s.event?.type ?? null)).to.deep.equal([null, 'warning', null, 'emergency']);
   });
 
+  it('a critical verdict arriving after the FusedR spike tells the episode at the band FusedR reached in it', () => {
+    const d = new BandDecider(config);
+    // steps 0-1: FusedR 6 alone, a warning (peak 3). Steps 2-5: FusedR back to 0.3, held open by a
+    // climb; steps 4-5 bring a critical verdict: told = max(0.3 → 0, peak 3) = 3, emergency after the
+    // 2-step dwell (not critical now and emergency later: three band changes for one failure)
+    const steps = [
+      ...run(d, [6, 6], { corroborated: false }),
+      ...run(d, [0.3, 0.3], { corroborated: false, held: true }, 30_000),
+      ...run(d, [0.3, 0.3], { corroborated: false, held: true, floor: 2 }, 60_000),
+    ];
+    expect(steps.map((s) => s.event?.type ?? null)).to.deep.equal([null, 'warning', null, null, null, 'emergency']);
+    // the peak is of this episode only: after the recovery a verdict alone is critical
+    const e = new BandDecider(config);
+    run(e, [6, 6, 0.3, 0.3, 0.3], { corroborated: false });
+    expect(e.band).to.equal('normal');
+    expect(run(e, [0.3, 0.3], { corroborated: false, floor: 2 }, 75_000).map((s) => s.event?.type ?? null)).to.deep.equal([null, 'critical']);
+  });
+
   it('a step may carry its own single-source dwell (alerts.single_source_emergency_minutes of the service)', () => {
     const d = new BandDecider(config);
     // 0: metric evidence alone is announced as it is, after the usual 2-step dwell
@@ -89,6 +107,7 @@ describe('decision: the band decider (hysteresis, dwell, one event per episode)'
     const old = { band: 'warning' as const, state: 'warning' as const, upSteps: 0, upMin: 3, downSteps: 0, criticalSinceMs: null };
     const d = BandDecider.fromJSON(bandDeciderSchema.parse(old), config);
     expect(d.toJSON().soloSteps).to.equal(0);
+    expect(d.toJSON().peak).to.equal(0);
   });
 
   it('round-trips its state', () => {

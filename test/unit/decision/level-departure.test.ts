@@ -50,6 +50,16 @@ describe('decision: a sustained departure from the workload baseline (ADR 0011, 
     expect(new LevelDeparture({ ...UP, sustainSteps: 1, both: true }).observe(0.3, base)).to.equal(true);
   });
 
+  it('an input with atLeast departs only at or above that level (a resource at its ceiling)', () => {
+    const pinned = { spreads: 3, material: 0.1, sustainSteps: 1, both: false, atLeast: 0.9 };
+    const base = { mean: 0.34, spread: 0.02 };
+    // edge max(3 · 0.02, 0.1) = 0.1: 0.85 − 0.34 = 0.51 departs but is under 0.9; 0.99 is at the ceiling
+    expect(new LevelDeparture(pinned).observe(0.85, base)).to.equal(false);
+    expect(new LevelDeparture(pinned).observe(0.99, base)).to.equal(true);
+    // at the ceiling but inside the baseline's band (a workload that always ran hot): 0.97 − 0.9 < 0.1
+    expect(new LevelDeparture(pinned).observe(0.97, { mean: 0.9, spread: 0.01 })).to.equal(false);
+  });
+
   it('restores with the same state and the same next verdict', () => {
     const d = new LevelDeparture(UP);
     d.observe(0.2, { mean: 0, spread: 0 });
@@ -82,6 +92,26 @@ describe('decision: the level-departure rule in the workload decision layer', ()
     // the 8th step is minute 127, the 2-step dwell announces critical at minute 128. The departure ends
     // at minute 150; recovery needs 60 steps with FusedR < 1 and nothing held: minute 209.
     expect(events).to.deep.equal(['critical@128', 'recovered@209']);
+  });
+
+  it('CPU pinned at 0.99 from 0.34 is critical after 25 minutes; a 20-minute batch burst to 0.99 raises nothing', () => {
+    expect(DEPARTURES['cpu']).to.deep.equal({ spreads: 3, material: 0.1, sustainSteps: 100, both: false, atLeast: 0.9 });
+    const cpuRun = (cpuAt: (s: number) => number, steps: number): string[] => {
+      const a = new AlertDecision();
+      const events: string[] = [];
+      for (let s = 0; s < steps; s++) {
+        a.metricRatio('cpu', lines(cpuAt(s)));
+        const d = a.decide('a/Deployment/b', 0, s * 15_000, false, false);
+        if (d.event !== null) events.push(`${d.event.type}@${s}`);
+      }
+      return events;
+    };
+    // 2 h of 0.34 (15-s steps): baseline 0.34, spread 0; from step 480 the 5-minute mean is 0.99
+    // (a step, no climb: rules 7 and 9 stay silent); the 100th step at or above 0.9 is step 579, the
+    // 2-step dwell announces critical at step 580 (25 minutes and 15 s after the jump)
+    expect(cpuRun((s) => (s < 480 ? 0.34 : 0.99), 720)).to.deep.equal(['critical@580']);
+    // the same for 80 steps (20 minutes), then back
+    expect(cpuRun((s) => (s >= 480 && s < 560 ? 0.99 : 0.34), 720)).to.deep.equal([]);
   });
 
   it('a rise under the material size raises nothing', () => {

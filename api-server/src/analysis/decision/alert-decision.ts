@@ -10,6 +10,7 @@ import { ChangeEnvelope, changeEnvelopeSchema } from './change-envelope.js';
 import { LevelHold, levelHoldSchema } from './level-hold.js';
 import { DEPARTURES, LevelDeparture, levelDepartureSchema } from './level-departure.js';
 import { LevelTrend, levelTrendSchema, type LimitKind, type TrendRank } from './level-trend.js';
+import { SaturationClimb, saturationClimbSchema } from './saturation-climb.js';
 import { DEFAULT_SLOPE_GATE, gatedSlopeRatio } from './slope-significance.js';
 
 export const alertDecisionSchema = z.object({
@@ -20,6 +21,8 @@ export const alertDecisionSchema = z.object({
   trends: z.record(z.string(), levelTrendSchema).optional(),
   /** absent in states saved before the level-departure rule */
   departures: z.record(z.string(), levelDepartureSchema).optional(),
+  /** absent in states saved before the saturation-climb rule */
+  climbs: z.record(z.string(), saturationClimbSchema).optional(),
 });
 export type AlertDecisionState = z.infer<typeof alertDecisionSchema>;
 
@@ -37,12 +40,16 @@ export interface InputLines {
 /** the limit each metricR input's trend is projected to (other inputs are not judged by level) */
 const TREND_LIMITS: Readonly<Record<string, LimitKind>> = { cpu: 'saturation', memory: 'saturation', latency: 'latency', error_rate: 'errors' };
 
+/** the inputs judged by rule 9 (a garbage-collected memory climbs in a line between collections by nature) */
+const CLIMB_INPUTS: ReadonlySet<string> = new Set(['cpu']);
+
 export class AlertDecision {
   private decider = new BandDecider();
   private envelope = new ChangeEnvelope();
   private hold = new LevelHold();
   private trends = new Map<string, LevelTrend>();
   private departures = new Map<string, LevelDeparture>();
+  private climbs = new Map<string, SaturationClimb>();
   /** the inputs' levels of the step (5-minute means) and before it (60-minute means) */
   private readonly levels = new Map<string, number>();
   private readonly levelsBefore = new Map<string, number>();
@@ -79,7 +86,7 @@ export class AlertDecision {
     return d;
   }
 
-  /** the highest level-trend (ADR 0011, rule 7) or level-departure (rule 8) verdict over the inputs of the step */
+  /** the highest level-trend (ADR 0011, rule 7), level-departure (rule 8) or saturation-climb (rule 9) verdict over the inputs of the step */
   private judgeTrends(timeMs: number, learn: boolean): TrendRank {
     let rank: TrendRank = 0;
     for (const [input, config] of Object.entries(DEPARTURES)) {
@@ -95,22 +102,33 @@ export class AlertDecision {
       if (limit === undefined) continue;
       let t = this.trends.get(input);
       if (t === undefined) this.trends.set(input, (t = new LevelTrend(limit)));
+      // rule 9 (CPU only) is judged against the baseline before this step's level is learnt
+      if (CLIMB_INPUTS.has(input) && this.climbOf(input).observe(level, timeMs, t.baseline)) rank = 2;
       const r = t.observe(level, timeMs, learn);
       if (r > rank) rank = r;
     }
+    for (const [input, c] of this.climbs) if (!this.levels.has(input)) c.reset();
     return rank;
+  }
+
+  private climbOf(input: string): SaturationClimb {
+    let c = this.climbs.get(input);
+    if (c === undefined) this.climbs.set(input, (c = new SaturationClimb()));
+    return c;
   }
 
   private trendHolding(): boolean {
     for (const t of this.trends.values()) if (t.holding) return true;
     for (const d of this.departures.values()) if (d.verdict) return true;
+    for (const c of this.climbs.values()) if (c.verdict) return true;
     return false;
   }
 
   toJSON(): AlertDecisionState {
     const trends = Object.fromEntries([...this.trends].map(([k, t]) => [k, t.toJSON()]));
     const departures = Object.fromEntries([...this.departures].map(([k, d]) => [k, d.toJSON()]));
-    return { decider: this.decider.toJSON(), envelope: this.envelope.toJSON(), hold: this.hold.toJSON(), trends, departures };
+    const climbs = Object.fromEntries([...this.climbs].map(([k, c]) => [k, c.toJSON()]));
+    return { decider: this.decider.toJSON(), envelope: this.envelope.toJSON(), hold: this.hold.toJSON(), trends, departures, climbs };
   }
 
   static fromJSON(state: unknown): AlertDecision {
@@ -127,6 +145,7 @@ export class AlertDecision {
       const config = DEPARTURES[input];
       if (config !== undefined) a.departures.set(input, LevelDeparture.fromJSON(d, config));
     }
+    for (const [input, c] of Object.entries(s.climbs ?? {})) if (CLIMB_INPUTS.has(input)) a.climbs.set(input, SaturationClimb.fromJSON(c));
     return a;
   }
 }

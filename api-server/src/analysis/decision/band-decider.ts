@@ -10,7 +10,11 @@
  *   a rupture that strong and that long is told as it is, even from one source. An episode already
  *   announced critical becomes emergency on the same condition (corroborated or not): one band
  *   change fewer when a failure told as critical peaks briefly. A critical level-and-trend verdict
- *   counts as the second source (another method agrees): FusedR is then told as it is.
+ *   counts as the second source (another method agrees): FusedR is then told as it is, and so is
+ *   the highest band FusedR reached since the episode opened (`peak`): an episode opened as a
+ *   warning by an uncorroborated FusedR in the emergency band, then confirmed by a trend verdict, is
+ *   told as emergency at once (warning → emergency), not critical and emergency again a few minutes
+ *   later (three band changes for one failure).
  * - Within an episode the band only rises: no event for a fall from critical to warning.
  * - Recovery: FusedR below `recoverBelow` (under the 1.5 edge: hysteresis) for `dwellRecoverSteps`
  *   consecutive steps, and no input held away from its level before the episode (`held`), then one
@@ -44,6 +48,8 @@ export const bandDeciderSchema = z.object({
   criticalSinceMs: z.number().nullable(),
   /** consecutive steps with FusedR in the emergency band (states saved before it existed: 0) */
   soloSteps: z.number().int().min(0).default(0),
+  /** the highest FusedR band rank since the episode opened (0 in normal; states saved before it existed: 0) */
+  peak: z.number().int().min(0).max(3).default(0),
 });
 export type BandDeciderState = z.infer<typeof bandDeciderSchema>;
 
@@ -72,7 +78,7 @@ export interface Decision {
 }
 
 export class BandDecider {
-  private s: BandDeciderState = { band: 'normal', state: 'stable', upSteps: 0, upMin: 3, downSteps: 0, criticalSinceMs: null, soloSteps: 0 };
+  private s: BandDeciderState = { band: 'normal', state: 'stable', upSteps: 0, upMin: 3, downSteps: 0, criticalSinceMs: null, soloSteps: 0, peak: 0 };
 
   constructor(private readonly config: DeciderConfig = DEFAULT_DECIDER) {}
 
@@ -92,7 +98,9 @@ export class BandDecider {
     // a critical level-and-trend verdict (the floor) is a second method that agrees with FusedR
     const alone = input.corroborated === false && (input.floor ?? 0) < 2 && s.soloSteps < solo;
     const announced = bandRank(s.band);
-    let raw = Math.max(Math.min(fused, alone ? 1 : 3), input.floor ?? 0);
+    // confirmed by a critical verdict, the episode is told at the highest band FusedR reached in it
+    const told = (input.floor ?? 0) >= 2 ? Math.max(fused, s.peak) : fused;
+    let raw = Math.max(Math.min(told, alone ? 1 : 3), input.floor ?? 0);
     // an episode told as critical becomes emergency only once FusedR has held that band for the solo dwell
     if (raw === 3 && announced === 2 && s.soloSteps < solo) raw = 2;
     let event: BandEvent | null = null;
@@ -113,6 +121,7 @@ export class BandDecider {
         if (s.downSteps >= this.config.dwellRecoverSteps) event = this.announce('normal', input);
       } else s.downSteps = 0;
     }
+    if (!input.quiet) s.peak = s.band === 'normal' ? 0 : Math.max(s.peak, fused);
     return { band: s.band, state: this.stateOf(input.fusedR), event, criticalForMs: s.criticalSinceMs === null ? 0 : input.timeMs - s.criticalSinceMs };
   }
 

@@ -1,0 +1,116 @@
+/**
+ * A fast climb of a resource towards its ceiling (docs/adr/0011-alert-decision-layer.md, rule 9):
+ * what the level-trend rule (rule 7) finds too late when the climb is short. Rule 7 counts a line
+ * only through an hour of 5-minute means; CPU driven to saturation by growing load in half an hour
+ * reaches its ceiling before that hour is there.
+ *
+ * Every step the input's 5-minute mean is kept with its time. The rule reads five of them, `lagMs`
+ * apart (now, 5, 10, 15 and 20 minutes ago: five disjoint 5-minute windows covering 25 minutes),
+ * and gives a critical verdict when all of these hold:
+ * - each of the four is above the one before by at least max(`minRise`, the baseline's spread), and
+ *   the largest rise is at most `evenness` times the smallest: a steady climb, not a step. A step
+ *   (a batch burst, a deploy) moves a 5-minute mean for only 5 minutes, so at most two of the four
+ *   rises carry it and the others are noise, far smaller;
+ * - the level is above the learnt baseline (rule 7's slow mean and spread of the 5-minute means) by
+ *   at least max(`spreads` × spread, `material`): outside everything the workload did before;
+ * - the least-squares line through the five reaches `ceiling` within `withinMin` minutes.
+ * Nothing is judged before a baseline is learnt or while one of the five means is missing (a gap).
+ * Judged for CPU only: a garbage-collected memory climbs in a line between collections by nature
+ * (memory leaks are rule 7's).
+ */
+import { z } from 'zod';
+import type { Baseline } from './level-departure.js';
+import { fitLine } from './level-trend.js';
+
+export interface ClimbConfig {
+  /** how many 5-minute means are read */
+  means: number;
+  /** the time between the 5-minute means read */
+  lagMs: number;
+  /** a mean is taken for a time when it was kept within this of it */
+  toleranceMs: number;
+  minRise: number;
+  /** the largest rise is at most this many times the smallest: a line, not a step plus noise */
+  evenness: number;
+  spreads: number;
+  material: number;
+  ceiling: number;
+  withinMin: number;
+}
+
+export const DEFAULT_CLIMB: ClimbConfig = {
+  means: 5,
+  lagMs: 5 * 60_000,
+  toleranceMs: 7_500,
+  minRise: 0.02,
+  evenness: 3,
+  spreads: 3,
+  material: 0.05,
+  ceiling: 0.95,
+  withinMin: 30,
+};
+
+export const saturationClimbSchema = z.object({ points: z.array(z.tuple([z.number(), z.number()])) });
+export type SaturationClimbState = z.infer<typeof saturationClimbSchema>;
+
+export class SaturationClimb {
+  /** [timeMs, 5-minute mean], oldest first, the last (means − 1) × lagMs (+ tolerance) */
+  private points: [number, number][] = [];
+  private last = false;
+
+  constructor(private readonly config: ClimbConfig = DEFAULT_CLIMB) {}
+
+  /** the last verdict (critical) */
+  get verdict(): boolean {
+    return this.last;
+  }
+
+  /** the input's 5-minute mean at `timeMs` against the learnt baseline (null: not learnt yet); returns the verdict */
+  observe(level: number, timeMs: number, baseline: Baseline | null): boolean {
+    const c = this.config;
+    this.points.push([timeMs, level]);
+    const oldest = timeMs - (c.means - 1) * c.lagMs - c.toleranceMs;
+    while (this.points.length > 0 && this.points[0]![0] < oldest) this.points.shift();
+    this.last = baseline !== null && this.judge(timeMs, baseline);
+    return this.last;
+  }
+
+  /** ends the climb (the input has no level this step) */
+  reset(): void {
+    this.last = false;
+  }
+
+  private judge(timeMs: number, b: Baseline): boolean {
+    const c = this.config;
+    const means: number[] = [];
+    for (let k = c.means - 1; k >= 0; k--) {
+      const m = this.meanAt(timeMs - k * c.lagMs);
+      if (m === null) return false;
+      means.push(m);
+    }
+    const rises = means.slice(1).map((m, i) => m - means[i]!);
+    if (Math.min(...rises) < Math.max(c.minRise, b.spread)) return false;
+    if (Math.max(...rises) > c.evenness * Math.min(...rises)) return false;
+    const level = means[means.length - 1]!;
+    if (level - b.mean < Math.max(c.spreads * b.spread, c.material)) return false;
+    const line = fitLine(means);
+    const now = Math.max(level, line.end);
+    const minutes = now >= c.ceiling ? 0 : ((c.ceiling - now) / line.slope) * (c.lagMs / 60_000);
+    return minutes <= c.withinMin;
+  }
+
+  private meanAt(t: number): number | null {
+    for (const [time, level] of this.points) if (Math.abs(time - t) <= this.config.toleranceMs) return level;
+    return null;
+  }
+
+  toJSON(): SaturationClimbState {
+    return { points: this.points.map(([t, l]): [number, number] => [t, l]) };
+  }
+
+  static fromJSON(state: SaturationClimbState, config: ClimbConfig = DEFAULT_CLIMB): SaturationClimb {
+    const s = new SaturationClimb(config);
+    s.points = state.points.map(([t, l]): [number, number] => [t, l]);
+    return s;
+  }
+}
