@@ -277,3 +277,42 @@ export function ewmaUpdate(d: Float64Array, y: number): void {
 export function ewmaUsable(d: Float64Array): boolean {
   return !Number.isNaN(d[EWMA_LEVEL] as number);
 }
+
+/** the models' indexes in MODEL_NAMES (series-ensemble.ts) and in the series' per-model slots */
+export const CA_ILR = 0;
+export const ARIMA = 1;
+export const HOLT_WINTERS = 2;
+export const MAD = 3;
+export const EWMA = 4;
+
+/** whether model `m` (an index above) can forecast yet */
+export function modelUsable(d: Float64Array, m: number): boolean {
+  switch (m) {
+    case CA_ILR:
+      return caIlrUsable(d);
+    case ARIMA:
+      return ariUsable(d);
+    case HOLT_WINTERS:
+      return hwUsable(d);
+    case MAD:
+      return madUsable(d);
+    default:
+      return ewmaUsable(d);
+  }
+}
+
+/** model `m`'s forecast `h` steps ahead */
+export function modelPredict(d: Float64Array, f: Float32Array, layout: StageLayout, m: number, h: number): number {
+  switch (m) {
+    case CA_ILR:
+      return caIlrPredict(d, h);
+    case ARIMA:
+      return ariPredict(d, h);
+    case HOLT_WINTERS:
+      return hwPredict(d, f, layout, h);
+    case MAD:
+      return madPredict(d, layout);
+    default:
+      return d[EWMA_LEVEL] as number;
+  }
+}

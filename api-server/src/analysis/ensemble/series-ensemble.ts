@@ -39,6 +39,13 @@ import {
   madPredict,
   madUpdate,
   madUsable,
+  modelPredict,
+  modelUsable,
+  ARIMA,
+  CA_ILR,
+  EWMA,
+  HOLT_WINTERS,
+  MAD,
 } from './models.js';
 import {
   ARI_DIFF_RING,
@@ -67,11 +74,6 @@ import {
 
 export const MODEL_NAMES = ['ca_ilr', 'arima', 'holt_winters', 'mad', 'ewma'] as const;
 export type ModelName = (typeof MODEL_NAMES)[number];
-const CA_ILR = 0;
-const ARIMA = 1;
-const HOLT_WINTERS = 2;
-const MAD = 3;
-const EWMA = 4;
 /** reweigh's scratch (synchronous, so one array serves every series) */
 const INVERSE_SCRATCH = new Float64Array(MODEL_COUNT);
 /** observe's residuals (NaN where a model made no forecast), one array for every series */
@@ -91,36 +93,6 @@ export interface ForecastOutput {
 
 export interface EnsembleState {
   points: [number, number][];
-}
-
-function usable(d: Float64Array, m: number): boolean {
-  switch (m) {
-    case CA_ILR:
-      return caIlrUsable(d);
-    case ARIMA:
-      return ariUsable(d);
-    case HOLT_WINTERS:
-      return hwUsable(d);
-    case MAD:
-      return madUsable(d);
-    default:
-      return ewmaUsable(d);
-  }
-}
-
-function modelPredict(d: Float64Array, f: Float32Array, layout: StageLayout, m: number, h: number): number {
-  switch (m) {
-    case CA_ILR:
-      return caIlrPredict(d, h);
-    case ARIMA:
-      return ariPredict(d, h);
-    case HOLT_WINTERS:
-      return hwPredict(d, f, layout, h);
-    case MAD:
-      return madPredict(d, layout);
-    default:
-      return d[EWMA_LEVEL] as number;
-  }
 }
 
 export class SeriesEnsemble implements LineHost {
@@ -252,7 +224,7 @@ export class SeriesEnsemble implements LineHost {
     const layout = layoutOf(d);
     const out = {} as Record<ModelName, number | null>;
     MODEL_NAMES.forEach((name, m) => {
-      out[name] = usable(d, m) ? modelPredict(d, this.r, layout, m, steps) : null;
+      out[name] = modelUsable(d, m) ? modelPredict(d, this.r, layout, m, steps) : null;
     });
     return out;
   }
@@ -265,7 +237,7 @@ export class SeriesEnsemble implements LineHost {
     let wsum = 0;
     for (let m = 0; m < MODEL_COUNT; m += 1) {
       const w = d[WEIGHTS + m] as number;
-      if (!usable(d, m) || w === 0) continue;
+      if (!modelUsable(d, m) || w === 0) continue;
       s += w * modelPredict(d, this.r, layout, m, steps);
       wsum += w;
     }
@@ -314,7 +286,7 @@ export class SeriesEnsemble implements LineHost {
       trend: slope > 0.001 ? 'rising' : slope < -0.001 ? 'falling' : 'stable',
       warmingUp: !hwUsable(d),
       confidence: this.confidence(),
-      models: MODEL_NAMES.map((name, m) => ({ name, weight: d[WEIGHTS + m] as number, mean: usable(d, m) ? modelPredict(d, this.r, layout, m, horizonMinutes * 4) : lastY })),
+      models: MODEL_NAMES.map((name, m) => ({ name, weight: d[WEIGHTS + m] as number, mean: modelUsable(d, m) ? modelPredict(d, this.r, layout, m, horizonMinutes * 4) : lastY })),
       points,
     };
   }
