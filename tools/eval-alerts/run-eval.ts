@@ -114,9 +114,13 @@ export async function runSeed(options: RunOptions): Promise<SeedRun> {
       }
       svc.nowMs = startMs + (b + 2) * BUCKET_MS;
       if (chunk.length > 0) {
+        // traces first: they open the buckets of a caller and of the services it calls (a failing
+        // dependency's spans) in one request, so one tick finds both closed and their grace ends
+        // together; sent last, a tick between the requests could find the caller's buckets closed
+        // a grace before its dependency's, and which of the two happened depended on the host's load
+        await svc.ingest('/v1/traces', spansBody(chunk));
         await svc.ingest('/v1/metrics', metricsBody(chunk));
         await svc.ingest('/v1/logs', logsBody(chunk));
-        await svc.ingest('/v1/traces', spansBody(chunk));
       }
       svc.nowMs = svc.nowMs + GRACE_MS;
       if (expected.size > 0) await svc.waitProcessed(expected);
