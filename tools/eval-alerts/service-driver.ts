@@ -1,6 +1,6 @@
 /**
  * The real service, in-process, on free loopback ports with a temporary LevelDB and a clock the
- * evaluation moves: a chunk of past telemetry is sent (metrics, logs, traces as three requests),
+ * evaluation moves: a chunk of past telemetry is sent (traces, metrics, logs as three requests: run-eval.ts says why),
  * then the clock passes the bucket grace so the analysis takes the chunk whole.
  */
 import { mkdtemp, rm } from 'node:fs/promises';

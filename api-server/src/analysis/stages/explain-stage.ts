@@ -59,7 +59,7 @@ export function explainStep(
   const sources = snapshot.sources;
   const fusion = fuse(sources.metricR, sources.logR, sources.traceR);
   const w: ExplainSubject = { key: workload.key, name: workload.name, series, downstream, errorLevels, episodes };
-  return buildExplain(w, snapshot, pod, fusion, env, episode.openedAtMs ?? tStep, episode.peakFusedR, episode.peakAtMs ?? tStep);
+  return buildExplain(w, snapshot, pod, fusion, env, episode.openedAtMs ?? tStep, episode.peakFusedR, episode.peakAtMs ?? tStep, previous);
 }
 
 /**
@@ -100,16 +100,17 @@ function buildExplain(
   openedAtMs: number,
   peakFusedR: number,
   peakAtMs: number,
+  previous: ExplainRecord | null,
 ): ExplainRecord {
   const sources = snapshot.sources;
   const weights = { ...env.weights };
   const topSignal = topFactor(weights, pod.penalties);
   const pipeline = primaryPipeline(sources.metricR, sources.logR, sources.traceR);
-  const diag = diagnosis(w, env, openedAtMs, snapshot.timeMs, sources.primaryMetric);
+  const ruptureId = w.episodes.currentRuptureId() ?? '';
+  const diag = keptDiagnosis(diagnosis(w, env, openedAtMs, snapshot.timeMs, sources.primaryMetric), previous, ruptureId, snapshot.timeMs);
   const eta = failureEta(diag.etaSeconds, snapshot.healthForecast.criticalEtaMinutes);
   const contagionSources = snapshot.signals.contagion.value >= 0.3 ? env.graph.contagionSources(w.name, snapshot.timeMs) : [];
   const recommendation = recommendationFor(diag, { workload: w.key, state: snapshot.state, currentReplicas: null });
-  const ruptureId = w.episodes.currentRuptureId() ?? '';
   const narrative = buildNarrative({
     name: w.name,
     fusedR: snapshot.fusedR,
@@ -163,4 +164,18 @@ function buildExplain(
     narrative,
     recommendation,
   };
+}
+
+/**
+ * An open episode keeps the cause it named: when this step's diagnosis is `undetermined` (a slow
+ * burn on its plateau no longer rises a swing within the window) but the episode's previous record
+ * named one, that one stands, its ETA counted down by the time since. A person paged for "latency
+ * burn" must not read "no input moved enough" at the failure point of the same episode.
+ */
+export function keptDiagnosis(fresh: Diagnosis, previous: ExplainRecord | null, ruptureId: string, nowMs: number): Diagnosis {
+  if (fresh.kind !== 'undetermined' || previous === null || previous.ruptureId !== ruptureId || previous.closedAtMs !== null) return fresh;
+  const named = previous.diagnosis;
+  if (named === undefined || named.kind === 'undetermined') return fresh;
+  const elapsed = Math.max(0, (nowMs - previous.updatedAtMs) / 1000);
+  return { ...named, etaSeconds: named.etaSeconds === null ? null : Math.max(0, named.etaSeconds - elapsed) };
 }
