@@ -46,6 +46,12 @@ const BASE: NarrativeInput = {
 };
 
 describe('narrative (analytics.md §8.6)', () => {
+  it('opens with the announced state, not the band of a FusedR that fell inside the episode', () => {
+    // FusedR 0.52 is the stable band; the decision layer announced emergency (an error rate out of line)
+    expect(buildNarrative({ ...BASE, fusedR: 0.52, state: 'emergency' }).split('\n')[0]).to.equal('cart is in emergency state (FusedR=0.52, confidence=87%).');
+    expect(buildNarrative({ ...BASE, fusedR: 0.52 }).split('\n')[0]).to.equal('cart is in stable state (FusedR=0.52, confidence=87%).');
+  });
+
   it('writes every paragraph of a known critical cascade state', () => {
     const text = buildNarrative(BASE);
     expect(text.split('\n\n')).to.deep.equal([

@@ -1,7 +1,8 @@
 /**
  * Narrative of analytics.md §8.6: paragraphs separated by a blank line.
  *
- * 1. "{name} is in {state} state (FusedR=x.xx[, confidence=NN%])." then one context line per
+ * 1. "{name} is in {state} state (FusedR=x.xx[, confidence=NN%])." ({state}: the announced state
+ *    when given, else the band of FusedR) then one context line per
  *    event (§8.7, built by contextEventLines) on the following lines. Confidence is clamped to
  *    [0, 1] and written as a whole percentage; a null or non-finite confidence is left out.
  * 1b. "Diagnosis: {kind} — {summary}." naming the input that moved (explain/diagnosis.ts), when
@@ -32,6 +33,12 @@ export interface NarrativeInput {
   /** workload name (last key segment) */
   name: string;
   fusedR: number;
+  /**
+   * the state announced for the workload (the decision layer's, which pages people); left out,
+   * the band of `fusedR`. The opening says this one: a workload paged as `emergency` must not read
+   * "is in stable state" because its FusedR fell while its error rate stays out of line.
+   */
+  state?: RuptureState;
   /** ensemble confidence in [0, 1]; null leaves it out */
   confidence: number | null;
   /** value and state name of each signal at the step */
@@ -93,7 +100,7 @@ function fmtSlope(x: number): string {
 
 export function buildNarrative(input: NarrativeInput): string {
   const paragraphs: string[] = [];
-  const state = ruptureStateOf(input.fusedR);
+  const state = input.state ?? ruptureStateOf(input.fusedR);
   const conf =
     input.confidence !== null && Number.isFinite(input.confidence) ? `, confidence=${Math.round(Math.min(1, Math.max(0, input.confidence)) * 100)}%` : '';
   const opening = [`${input.name} is in ${state} state (FusedR=${fmt2(input.fusedR)}${conf}).`, ...(input.contextLines ?? [])];

@@ -114,6 +114,7 @@ function buildExplain(
   const narrative = buildNarrative({
     name: w.name,
     fusedR: snapshot.fusedR,
+    state: snapshot.state,
     confidence: snapshot.confidence,
     signals: snapshot.signals,
     contagionSources,
