@@ -1,26 +1,9 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { diagnose, trendLine, type DiagnosisInput, type InputTrend } from '../../../api-server/src/analysis/explain/diagnosis.js';
+import { diagnose, trendLine, type InputTrend } from '../../../api-server/src/analysis/explain/diagnosis.js';
+import { diagnosisInput, flat, trend } from '../../support/diagnosis-fixtures.js';
 
-function trend(input: string, from: number, to: number, spanSeconds: number, burstSlope?: number): InputTrend {
-  const slope = (to - from) / spanSeconds;
-  return { input, from, to, spanSeconds, slopePerSecond: slope, burstSlopePerSecond: burstSlope ?? slope, robustSlopePerSecond: Number.NaN };
-}
-
-const flat = (input: string, v: number): InputTrend => ({ input, from: v, to: v, spanSeconds: 3600, slopePerSecond: 0, burstSlopePerSecond: 0, robustSlopePerSecond: 0 });
-
-function input(overrides: Partial<DiagnosisInput>): DiagnosisInput {
-  return {
-    trends: [flat('memory', 0.4), flat('cpu', 0.3), flat('latency', 0.1), flat('error_rate', 0.01)],
-    requestRate: flat('request_rate', 100),
-    restarts: null,
-    uptimeResets: 0,
-    downstream: [],
-    deploy: null,
-    primaryMetric: null,
-    ...overrides,
-  };
-}
+const input = diagnosisInput;
 
 describe('diagnosis: the input that moved', () => {
   it('memory leak: memory 62 % → 91 % in 40 min at +43 %/h, failing in 753 s', () => {

@@ -5,15 +5,10 @@ import { buildNarrative } from '../../../api-server/src/analysis/explain/narrati
 import { edgesOf, ObjectiveTable } from '../../../api-server/src/analysis/objectives/objective-edges.js';
 import type { SignalReading } from '../../../api-server/src/analysis/contract.js';
 import { SIGNAL_NAMES, type SignalName } from '../../../api-server/src/model/signals.js';
-
-function trend(input: string, from: number, to: number, spanSeconds: number): InputTrend {
-  const slope = (to - from) / spanSeconds;
-  return { input, from, to, spanSeconds, slopePerSecond: slope, burstSlopePerSecond: slope, robustSlopePerSecond: Number.NaN };
-}
-const flat = (input: string, v: number): InputTrend => ({ input, from: v, to: v, spanSeconds: 3600, slopePerSecond: 0, burstSlopePerSecond: 0, robustSlopePerSecond: 0 });
+import { diagnosisInput, flat, trend } from '../../support/diagnosis-fixtures.js';
 
 function input(trends: InputTrend[], edges?: DiagnosisInput['edges']): DiagnosisInput {
-  return { trends, requestRate: flat('request_rate', 100), restarts: null, uptimeResets: 0, downstream: [], deploy: null, primaryMetric: null, ...(edges === undefined ? {} : { edges }) };
+  return diagnosisInput({ trends, ...(edges === undefined ? {} : { edges }) });
 }
 
 describe('failure objectives: the level the ETA aims at', () => {

@@ -2,13 +2,9 @@ import { expect } from 'chai';
 import { diagnose, trendLine, type DiagnosisInput, type InputTrend } from '../../../api-server/src/analysis/explain/diagnosis.js';
 import { BLOCK_MS, LevelHistory, LONG_MS } from '../../../api-server/src/analysis/explain/level-history.js';
 import { edgesOf } from '../../../api-server/src/analysis/objectives/objective-edges.js';
+import { diagnosisInput, flat, trend } from '../../support/diagnosis-fixtures.js';
 
 const STEP = 15_000;
-const flat = (input: string, v: number): InputTrend => ({ input, from: v, to: v, spanSeconds: 3600, slopePerSecond: 0, burstSlopePerSecond: 0, robustSlopePerSecond: 0 });
-function trend(input: string, from: number, to: number, spanSeconds: number): InputTrend {
-  const slope = (to - from) / spanSeconds;
-  return { input, from, to, spanSeconds, slopePerSecond: slope, burstSlopePerSecond: slope, robustSlopePerSecond: Number.NaN };
-}
 
 /**
  * 18 blocks of 15 min (a sample every 15 s): blocks 0-5 flat at 1 %, then a creep of 1.25 points
@@ -22,17 +18,7 @@ function creepHistory(): { h: LevelHistory; nowMs: number } {
 }
 
 function input(errorRate: InputTrend, slow: InputTrend | null, overrides: Partial<DiagnosisInput> = {}): DiagnosisInput {
-  return {
-    trends: [flat('memory', 0.4), flat('cpu', 0.3), flat('latency', 0.1), errorRate],
-    requestRate: flat('request_rate', 100),
-    restarts: null,
-    uptimeResets: 0,
-    downstream: [],
-    deploy: null,
-    primaryMetric: null,
-    slowErrorRate: slow,
-    ...overrides,
-  };
+  return diagnosisInput({ trends: [flat('memory', 0.4), flat('cpu', 0.3), flat('latency', 0.1), errorRate], slowErrorRate: slow, ...overrides });
 }
 
 describe('a slow error creep: judged against the error rate of hours before', () => {
