@@ -3,6 +3,7 @@
  * analyzer loop, the REST, OTLP and dashboard listeners. `startServer` is what `main.ts` runs and
  * what the integration tests start in-process on ephemeral ports.
  */
+import { availableParallelism } from 'node:os';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -42,6 +43,7 @@ import { BulkDecoder } from './ingest/bulk/bulk-decoder.js';
 import { LokiPushDecoder } from './ingest/loki/loki-push-decoder.js';
 import { RemoteWriteDecoder } from './ingest/remote-write/remote-write-decoder.js';
 import { RemoteWriteDecodePool } from './ingest/remote-write/remote-write-decode-pool.js';
+import { decodeWorkerCount } from './config/decode-workers.js';
 import { IngestPipeline } from './pipeline/ingest-pipeline.js';
 import { LocalIngestSink, type IngestSink } from './pipeline/ingest-sink.js';
 import { startClusterNode, type ClusterNode } from './cluster/cluster-node.js';
@@ -287,7 +289,10 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     servers.push(server);
     return (server.address() as AddressInfo).port;
   };
-  const decodePool = settings.ingestDecodeWorkers > 0 ? new RemoteWriteDecodePool(settings.ingestDecodeWorkers) : undefined;
+  const cores = availableParallelism();
+  const decodeWorkers = decodeWorkerCount(settings.ingestDecodeWorkers, cores);
+  logger.info({ decode_workers: decodeWorkers, setting: settings.ingestDecodeWorkers, cores }, decodeWorkers === 0 ? 'remote-write bodies are decoded on the event loop' : 'remote-write bodies are decoded in worker threads');
+  const decodePool = decodeWorkers > 0 ? new RemoteWriteDecodePool(decodeWorkers) : undefined;
   if (decodePool !== undefined) closers.push(() => void decodePool.close());
   const remoteWrite = new RemoteWriteDecoder(decodePool);
   svc.ports.rest = await listen(createRestApp(svc, { remoteWrite }), settings.port);

@@ -54,7 +54,7 @@ const DEFAULTS = {
   dataDir: './data',
   edition: 'community',
   ingestRps: 1000,
-  ingestDecodeWorkers: 0,
+  ingestDecodeWorkers: 'auto',
   tickSeconds: 15,
   logLevel: 'info',
   jitBudget: 'raised',

@@ -8,6 +8,7 @@ import type { EventBusSettings } from '../delivery/bus/bus-settings.js';
 import type { SinkSettings } from '../delivery/sinks/sink-settings.js';
 import type { ClusterSettings } from '../cluster/cluster-settings.js';
 import { JIT_BUDGETS } from './jit-budget.js';
+import { MAX_DECODE_WORKERS, type DecodeWorkersSetting } from './decode-workers.js';
 
 export const port = z.coerce.number().int('must be an integer').min(0, 'must be 0..65535').max(65535, 'must be 0..65535');
 
@@ -25,8 +26,14 @@ export const settingsSchema = z.object({
   production: z.boolean(),
   edition: z.enum(['community', 'autopilot'], { message: 'must be community or autopilot' }),
   ingestRps: z.coerce.number().positive('must be > 0').finite('must be finite'),
-  /** worker threads that decode remote-write protobuf bodies; 0: the event loop decodes (docs/ingest-performance.md) */
-  ingestDecodeWorkers: z.coerce.number().int('must be an integer').min(0, 'must be >= 0').max(16, 'must be at most 16'),
+  /** worker threads that decode remote-write protobuf bodies; 0: the event loop decodes; auto: decodeWorkerCount (docs/ingest-performance.md) */
+  ingestDecodeWorkers: z.unknown().transform((value, ctx): DecodeWorkersSetting => {
+    if (value === 'auto') return 'auto';
+    const n = typeof value === 'number' || (typeof value === 'string' && value.trim() !== '') ? Number(value) : Number.NaN;
+    if (Number.isInteger(n) && n >= 0 && n <= MAX_DECODE_WORKERS) return n;
+    ctx.addIssue({ code: 'custom', message: `must be auto or an integer 0..${MAX_DECODE_WORKERS}` });
+    return z.NEVER;
+  }),
   workloadWeights: z.unknown().optional(),
   workloadObjectives: z.unknown().optional(),
   tickSeconds: z.coerce.number().positive('must be > 0').max(3600, 'must be at most 3600'),

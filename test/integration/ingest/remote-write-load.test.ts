@@ -48,7 +48,8 @@ const counter = (text: string, line: RegExp): number => Number(line.exec(text)?.
  * requests stream, and run in slices between them. Every sample is counted exactly once.
  */
 for (const [decodedBy, args] of [
-  ['the event loop', []],
+  ['the event loop (SVC_INGEST_DECODE_WORKERS=0)', ['--ingest-decode-workers', '0']],
+  ['the default (auto: one worker from two cores on)', []],
   ['a pool of 2 decode workers (SVC_INGEST_DECODE_WORKERS=2)', ['--ingest-decode-workers', '2']],
 ] as const) describe(`remote-write under a concurrent load, decoded by ${decodedBy}: the counters stay exact while the tick runs in slices`, function () {
   this.timeout(180_000);
