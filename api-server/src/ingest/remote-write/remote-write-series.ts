@@ -8,6 +8,7 @@
 import protobuf from 'protobufjs';
 import { protoPath } from '../proto-files.js';
 import { DecodeError } from '../../model/records.js';
+import { readWriteRequestV1 } from './remote-write-v1-reader.js';
 
 type Int64 = number | { toNumber(): number };
 
@@ -34,15 +35,9 @@ export const toMs = (t: Int64 | undefined): number => (t === undefined ? 0 : typ
 
 const v1Root = protobuf.loadSync(protoPath('prometheus/remote-write.proto'));
 const v2Root = protobuf.loadSync(protoPath('prometheus/remote-write-v2.proto'));
-const V1_REQUEST = v1Root.lookupType('prometheus.WriteRequest');
+/** the 1.0 message type (the reader's reference in its tests; encoders) */
+export const V1_REQUEST = v1Root.lookupType('prometheus.WriteRequest');
 export const V2_REQUEST = v2Root.lookupType('io.prometheus.write.v2.Request');
-
-interface V1Series {
-  labels: { name: string; value: string }[];
-  samples: WireSample[];
-  exemplars: unknown[];
-  histograms: unknown[];
-}
 
 interface V2Series {
   labelsRefs: number[];
@@ -60,14 +55,8 @@ function decodeMessage<T>(type: protobuf.Type, bytes: Buffer): T {
   }
 }
 
-export function seriesOfV1(bytes: Buffer): RemoteSeries[] {
-  const message = decodeMessage<{ timeseries?: V1Series[] }>(V1_REQUEST, bytes);
-  return (message.timeseries ?? []).map((s) => {
-    const labels = new Map<string, string>();
-    for (const l of s.labels) labels.set(l.name, l.value);
-    return { labels, samples: s.samples, histograms: s.histograms.length, exemplars: s.exemplars.length, createdMs: 0 };
-  });
-}
+/** Remote-Write 1.0: read field by field (remote-write-v1-reader.ts), not through protobufjs's message objects */
+export const seriesOfV1 = readWriteRequestV1;
 
 export function seriesOfV2(bytes: Buffer): RemoteSeries[] {
   const message = decodeMessage<{ symbols?: string[]; timeseries?: V2Series[] }>(V2_REQUEST, bytes);
