@@ -16,15 +16,12 @@ export interface RawPoint {
   count: number;
 }
 
-interface Open {
-  workload: string;
-  metric: string;
-  bucket: number;
-  sum: number;
-  count: number;
-  /** false once handed over (finished or replaced by a later bucket of its series) */
-  live: boolean;
-}
+/**
+ * An open bucket is the RawPoint it becomes: `mean` holds the running sum until the bucket is
+ * finished (then the sum over the count), so finishing a bucket allocates nothing. An entry of the
+ * queue is open while its series' map still points at it.
+ */
+type Open = RawPoint;
 
 /** queue slots of handed-over buckets tolerated beyond twice the open ones before compacting */
 const QUEUE_SLACK = 1024;
@@ -49,23 +46,23 @@ export class RawPointBuckets {
   }
 
   add(record: MetricRecord): void {
-    const bucket = Math.floor(record.timeMs / RAW_BUCKET_MS);
+    const bucketStartMs = Math.floor(record.timeMs / RAW_BUCKET_MS) * RAW_BUCKET_MS;
     let byMetric = this.open.get(record.workload);
     if (byMetric === undefined) {
       byMetric = new Map<string, Open>();
       this.open.set(record.workload, byMetric);
     }
     const cur = byMetric.get(record.name);
-    if (cur !== undefined && cur.bucket === bucket) {
-      cur.sum += record.value;
+    if (cur !== undefined && cur.bucketStartMs === bucketStartMs) {
+      cur.mean += record.value;
       cur.count += 1;
       return;
     }
     if (cur !== undefined) {
-      if (bucket < cur.bucket) return; // late sample of a bucket already handed over: the analysis has it, the raw tier keeps the first mean
+      if (bucketStartMs < cur.bucketStartMs) return; // late sample of a bucket already handed over: the analysis has it, the raw tier keeps the first mean
       this.finish(cur);
     }
-    const opened: Open = { workload: record.workload, metric: record.name, bucket, sum: record.value, count: 1, live: true };
+    const opened: Open = { workload: record.workload, metric: record.name, bucketStartMs, mean: record.value, count: 1 };
     byMetric.set(record.name, opened);
     this.queue.push(opened);
     this.size += 1;
@@ -78,7 +75,7 @@ export class RawPointBuckets {
     if (all) {
       for (let i = this.head; i < this.queue.length; i++) {
         const o = this.queue[i]!;
-        if (o.live) this.finish(o);
+        if (this.isOpen(o)) this.finish(o);
       }
       this.open.clear();
       this.queue = [];
@@ -94,7 +91,7 @@ export class RawPointBuckets {
     while (this.head < this.queue.length) {
       const o = this.queue[this.head]!;
       this.head += 1;
-      if (!o.live) continue;
+      if (!this.isOpen(o)) continue;
       this.finish(o);
       const byMetric = this.open.get(o.workload)!;
       byMetric.delete(o.metric);
@@ -105,14 +102,20 @@ export class RawPointBuckets {
 
   private compact(): void {
     const live: Open[] = [];
-    for (let i = this.head; i < this.queue.length; i++) if (this.queue[i]!.live) live.push(this.queue[i]!);
+    for (let i = this.head; i < this.queue.length; i++) if (this.isOpen(this.queue[i]!)) live.push(this.queue[i]!);
     this.queue = live;
     this.head = 0;
   }
 
+  /** whether `o` is its series' open bucket (not handed over yet) */
+  private isOpen(o: Open): boolean {
+    return this.open.get(o.workload)?.get(o.metric) === o;
+  }
+
+  /** hands `o` over; the caller replaces or removes it in its series' map before asking isOpen again */
   private finish(o: Open): void {
-    o.live = false;
     this.size -= 1;
-    this.done.push({ workload: o.workload, metric: o.metric, bucketStartMs: o.bucket * RAW_BUCKET_MS, mean: o.sum / o.count, count: o.count });
+    o.mean /= o.count;
+    this.done.push(o);
   }
 }
