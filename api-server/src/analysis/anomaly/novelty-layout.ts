@@ -1,8 +1,8 @@
 /**
  * The novelty score's parameters and the layout of its state in a chunk of the shared slab
  * (novelty-score.ts explains the experts; novelty-slab.ts the slab): the Float64 scalars, the
- * Float32 profiles, range blocks and dispersion ring, the Int32 context table and ring of levels,
- * and the slab with its page views. Shared by the score, its experts and its saved state.
+ * Float32 profiles, range blocks and dispersion ring, the Uint16 context table (16-bit tags of the
+ * contexts' keys, novelty-contexts.ts) and ring of levels, and the slab with its page views. Shared by the score, its experts and its saved state.
  */
 import { ChunkSlab } from './novelty-slab.js';
 
@@ -91,27 +91,30 @@ export const S_CTX_STEADY = 30;
 export const F64_SIZE = 31;
 export const EXPERTS = 6;
 
-// layout of the Int32 context state: the hash table of seen contexts (0: empty), then the ring of
-// the last contextOrders + 1 quantised values
+// layout of the Uint16 context state: the table of seen contexts (each slot the 16-bit tag of the
+// last context's key, 0: empty; novelty-contexts.ts), then the ring of the last contextOrders + 1
+// quantised values
 export const C_KEY = 0;
 export const C_RING = C_KEY + NOVELTY.contextSlots;
 export const C_RING_SIZE = NOVELTY.contextOrders + 1;
-export const I32_SIZE = C_RING + C_RING_SIZE;
+export const CTX_SIZE = C_RING + C_RING_SIZE;
+/** the saved form (novelty-state.ts): its contexts are the keys as Int32, CTX_SIZE of them */
 export const STATE_VERSION = 2;
 
 
-// a chunk: the scalars first (for their 8-byte alignment), then the Float32 and the Int32 state,
+// a chunk: the scalars first (for their 8-byte alignment), then the Float32 and the Uint16 state,
 // padded to a multiple of 8 bytes
 export const F32_AT_BYTE = F64_SIZE * 8;
-export const I32_AT_BYTE = F32_AT_BYTE + F32_SIZE * 4;
-export const CHUNK_BYTES = Math.ceil((I32_AT_BYTE + I32_SIZE * 4) / 8) * 8;
-/** the Float32 and Int32 parts' element offsets in a chunk */
+export const U16_AT_BYTE = F32_AT_BYTE + F32_SIZE * 4;
+export const CHUNK_BYTES = Math.ceil((U16_AT_BYTE + CTX_SIZE * 2) / 8) * 8;
+/** the Float32 and Uint16 parts' element offsets in a chunk */
 export const F32_AT = F32_AT_BYTE / 4;
-export const I32_AT = I32_AT_BYTE / 4;
+export const U16_AT = U16_AT_BYTE / 2;
 
 export const slab = new ChunkSlab(CHUNK_BYTES);
 export const F64_STRIDE = slab.f64Stride;
 export const F32_STRIDE = slab.f32Stride;
+export const U16_STRIDE = slab.u16Stride;
 export const pagesF64 = slab.f64;
 export const pagesF32 = slab.f32;
-export const pagesI32 = slab.i32;
+export const pagesU16 = slab.u16;

@@ -27,20 +27,20 @@
  * profile means the same at the service's 15-second buckets as at NAB's 5-minute rows; a slot is
  * used from its third point on. Windows and the decay count points (analytics.md §5.6).
  *
- * Memory: one chunk per series (7 140 bytes, padded to 7 144) of a shared slab (novelty-slab.ts, layout in novelty-layout.ts:
+ * Memory: one chunk per series (6 102 bytes, padded to 6 104) of a shared slab (novelty-slab.ts, layout in novelty-layout.ts:
  * pages of 256 chunks, each page one ArrayBuffer), so a series' state is no JS heap object of its
  * own. A chunk holds 31 Float64 scalars (28 saved; 3 derived: the closed range blocks' extremes and
  * the context expert's steady level), 1 204 Float32 values (profile slots with mean, deviation and
- * count side by side, range blocks, dispersion ring) and 519 Int32 (context table and the last 7
- * levels); all but the derived scalars persist with `toJSON` (version 2) and come back with
- * `fromJSON`.
+ * count side by side, range blocks, dispersion ring) and 519 Uint16 (the context table's 16-bit
+ * tags, novelty-contexts.ts, and the last 7 levels); all but the derived scalars persist with
+ * `toJSON` (version 2, the table as its contexts' keys) and come back with `fromJSON`.
  *
  * Two APIs over the same state: functions over chunk ids (`allocateNovelty`, `observeNovelty`, ...,
  * `releaseNovelty`) for an owner of many series that releases their chunks itself, and the
  * `NoveltyScore` class, a thin wrapper whose chunk is released when it is garbage collected.
  */
 
-import { NOVELTY, DAY_S, WEEK_S, WEEK_SHIFT_S, SLOT_SIZE, DAY, WEEK, V_RING, S_POINTS, S_LAST_X, S_V_COUNT, S_H_DISP, S_H_DAY, S_H_WEEK, S_DAY_DEV, S_WEEK_DEV, S_LAST_HOLD, S_HOLD_SCORE, S_EXPERTS, S_CTX_MEAN, S_H_CTX, F64_SIZE, EXPERTS, C_RING, F32_AT, I32_AT, slab, F64_STRIDE, F32_STRIDE, pagesF64, pagesF32, pagesI32 } from './novelty-layout.js';
+import { NOVELTY, DAY_S, WEEK_S, WEEK_SHIFT_S, SLOT_SIZE, DAY, WEEK, V_RING, S_POINTS, S_LAST_X, S_V_COUNT, S_H_DISP, S_H_DAY, S_H_WEEK, S_DAY_DEV, S_WEEK_DEV, S_LAST_HOLD, S_HOLD_SCORE, S_EXPERTS, S_CTX_MEAN, S_H_CTX, F64_SIZE, EXPERTS, C_RING, F32_AT, U16_AT, slab, F64_STRIDE, F32_STRIDE, U16_STRIDE, pagesF64, pagesF32, pagesU16 } from './novelty-layout.js';
 import { SLAB_PAGE_BITS, SLAB_PAGE_MASK } from './novelty-slab.js';
 import { unseenContexts, runExcess, rangeDeparture, pushRange, dispersion, profileDeparture } from './novelty-experts.js';
 import { initChunk, resetChunk, restoreChunk, noveltyToJSON } from './novelty-state.js';
@@ -122,7 +122,7 @@ export function touchNovelty(id: number, atSeconds: number): number {
   const page = id >>> SLAB_PAGE_BITS;
   const s = pagesF64[page] as Float64Array;
   const f = pagesF32[page] as Float32Array;
-  const c = pagesI32[page] as Int32Array;
+  const c = pagesU16[page] as Uint16Array;
   const at = id & SLAB_PAGE_MASK;
   const sb = at * F64_STRIDE;
   const fb = at * F32_STRIDE + F32_AT;
@@ -132,7 +132,7 @@ export function touchNovelty(id: number, atSeconds: number): number {
   sum += (f[fb + DAY + SLOT_SIZE * ((TIME_MEMO[MEMO_DAY_SLOT] as number) | 0)] as number) + (f[fb + WEEK + SLOT_SIZE * ((TIME_MEMO[MEMO_WEEK_SLOT] as number) | 0)] as number);
   // the dispersion ring (12 Float32 values), once in use: its two ends (the blocks are read only when one closes)
   if ((s[sb + S_V_COUNT] as number) > 0) sum += (f[fb + V_RING] as number) + (f[fb + V_RING + NOVELTY.dispersionPoints - 1] as number);
-  return sum + (c[at * F32_STRIDE + I32_AT + C_RING] as number);
+  return sum + (c[at * U16_STRIDE + U16_AT + C_RING] as number);
 }
 
 /**
@@ -147,11 +147,11 @@ export function observeNovelty(id: number, y: number, atSeconds: number, median:
   const page = id >>> SLAB_PAGE_BITS;
   const s = pagesF64[page] as Float64Array;
   const f = pagesF32[page] as Float32Array;
-  const c = pagesI32[page] as Int32Array;
+  const c = pagesU16[page] as Uint16Array;
   const at = id & SLAB_PAGE_MASK;
   const sb = at * F64_STRIDE;
   const fb = at * F32_STRIDE + F32_AT;
-  const cb = at * F32_STRIDE + I32_AT;
+  const cb = at * U16_STRIDE + U16_AT;
   // counters are integers held in Float64 memory: `| 0` keeps their ring arithmetic in int32 (no fmod)
   const i = (s[sb + S_POINTS] as number) | 0;
 
