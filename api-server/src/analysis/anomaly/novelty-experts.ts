@@ -4,7 +4,7 @@
  * dispersion and the day / week profiles. Hot path: no allocation; chunk views and offsets are
  * passed in by the caller.
  */
-import { NOVELTY, SLOT_MEAN, SLOT_DEV, SLOT_CNT, B_MAX, B_MIN, V_RING, S_POINTS, S_OPEN_MAX, S_OPEN_MIN, S_BLOCKS, S_V_SUM, S_V_COUNT, S_BLOCK_HEAD, S_Q_MIN, S_Q_MAX, S_RUN, S_LONGEST_RUN, S_PREV_Y, S_CLOSED_MAX, S_CLOSED_MIN, S_CTX_STEADY, C_KEY, C_RING, C_RING_SIZE, U16_AT, F64_STRIDE, U16_STRIDE, pagesF64, pagesU16 } from './novelty-layout.js';
+import { NOVELTY, SLOT_MEAN, SLOT_DEV, SLOT_COUNT_MAX, B_MAX, B_MIN, V_RING, S_POINTS, S_OPEN_MAX, S_OPEN_MIN, S_BLOCKS, S_V_SUM, S_V_COUNT, S_BLOCK_HEAD, S_Q_MIN, S_Q_MAX, S_RUN, S_LONGEST_RUN, S_PREV_Y, S_CLOSED_MAX, S_CLOSED_MIN, S_CTX_STEADY, C_KEY, C_RING, C_RING_SIZE, U16_AT, F64_STRIDE, U16_STRIDE, pagesF64, pagesU16 } from './novelty-layout.js';
 import { SLAB_PAGE_BITS, SLAB_PAGE_MASK } from './novelty-slab.js';
 import { CONTEXT_SLOT_MASK, contextKey, contextSeed, contextTag, extendContext } from './novelty-contexts.js';
 
@@ -207,13 +207,12 @@ export function dispersionRingSum(f: Float32Array, fb: number): number {
  * Departure from the profile slot at `slotAt` (Float32 element of its mean), then the slot and the
  * series deviation (Float64 element `seriesDevAt`) learn y.
  */
-export function profileDeparture(f: Float32Array, slotAt: number, s: Float64Array, seriesDevAt: number, y: number, rate: number): number {
+export function profileDeparture(f: Float32Array, slotAt: number, counts: Uint8Array, countAt: number, s: Float64Array, seriesDevAt: number, y: number, rate: number): number {
   const meanAt = slotAt + SLOT_MEAN;
   const devAt = slotAt + SLOT_DEV;
-  const countAt = slotAt + SLOT_CNT;
   const mean = f[meanAt] as number;
-  const seen = Math.min((f[countAt] as number) + 1, 255);
-  f[countAt] = seen;
+  const seen = Math.min((counts[countAt] as number) + 1, SLOT_COUNT_MAX);
+  counts[countAt] = seen;
   if (!Number.isFinite(mean)) {
     f[meanAt] = y;
     return 0;

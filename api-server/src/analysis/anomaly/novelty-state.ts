@@ -5,7 +5,7 @@
  * for NaN and ±Infinity); a restore checks the saved state and starts afresh (warming up) when it
  * is not ours.
  */
-import { NOVELTY, SLOT_MEAN, SLOT_SIZE, DAY, WEEK, F32_SIZE, S_POINTS, S_LAST_X, S_OPEN_MAX, S_OPEN_MIN, S_BLOCKS, S_V_COUNT, S_H_DISP, S_H_DAY, S_H_WEEK, S_LAST_HOLD, S_BLOCK_HEAD, S_Q_MIN, S_Q_MAX, S_CTX_MEAN, S_H_CTX, S_RUN, S_LONGEST_RUN, S_PREV_Y, F64_SAVED, S_CLOSED_MAX, S_CLOSED_MIN, S_CTX_STEADY, C_KEY, C_RING, CTX_SIZE, STATE_VERSION, F32_AT_BYTE, F32_AT, U16_AT, slab, F64_STRIDE, F32_STRIDE, U16_STRIDE, pagesF64, pagesF32, pagesU16 } from './novelty-layout.js';
+import { NOVELTY, SLOT_MEAN, SLOT_SIZE, DAY, WEEK, F32_SIZE, S_POINTS, S_LAST_X, S_OPEN_MAX, S_OPEN_MIN, S_BLOCKS, S_V_COUNT, S_H_DISP, S_H_DAY, S_H_WEEK, S_LAST_HOLD, S_BLOCK_HEAD, S_Q_MIN, S_Q_MAX, S_CTX_MEAN, S_H_CTX, S_RUN, S_LONGEST_RUN, S_PREV_Y, F64_SAVED, S_CLOSED_MAX, S_CLOSED_MIN, S_CTX_STEADY, C_KEY, C_RING, CTX_SIZE, STATE_VERSION, F32_AT, U16_AT, U8_AT, B_MAX, SLOT_DEV, SLOT_COUNT_MAX, COUNT_DAY, SAVED_SLOT_SIZE, SAVED_PROFILE_VALUES, SAVED_F32_SIZE, slab, F64_STRIDE, F32_STRIDE, U16_STRIDE, U8_STRIDE, pagesF64, pagesF32, pagesU16, pagesU8 } from './novelty-layout.js';
 import { SLAB_PAGE_BITS, SLAB_PAGE_MASK } from './novelty-slab.js';
 import { closedExtremes } from './novelty-experts.js';
 import { keyOfTag, tagOfKey } from './novelty-contexts.js';
@@ -53,6 +53,47 @@ export function resetChunk(id: number): void {
   initChunk(id);
 }
 
+/**
+ * The Float32 state of chunk `id` as saved: each profile slot as (mean, deviation, count), its
+ * count from the Uint8 state, then the range blocks and the dispersion ring
+ */
+function savedProfiles(id: number): Float32Array {
+  const f = pagesF32[id >>> SLAB_PAGE_BITS] as Float32Array;
+  const counts = pagesU8[id >>> SLAB_PAGE_BITS] as Uint8Array;
+  const fb = (id & SLAB_PAGE_MASK) * F32_STRIDE + F32_AT;
+  const kb = (id & SLAB_PAGE_MASK) * U8_STRIDE + U8_AT;
+  const saved = new Float32Array(SAVED_F32_SIZE);
+  const slots = NOVELTY.daySlots + NOVELTY.weekSlots;
+  // the week's slots follow the day's in both layouts
+  for (let k = 0; k < slots; k += 1) {
+    saved[SAVED_SLOT_SIZE * k] = f[fb + DAY + SLOT_SIZE * k + SLOT_MEAN] as number;
+    saved[SAVED_SLOT_SIZE * k + 1] = f[fb + DAY + SLOT_SIZE * k + SLOT_DEV] as number;
+    saved[SAVED_SLOT_SIZE * k + 2] = counts[kb + COUNT_DAY + k] as number;
+  }
+  saved.set(f.subarray(fb + B_MAX, fb + F32_SIZE), SAVED_PROFILE_VALUES);
+  return saved;
+}
+
+/** writes the saved Float32 state `bytes` into chunk `id` (savedProfiles' form): false when a count is not one */
+function restoreProfiles(id: number, bytes: Buffer): boolean {
+  const saved = new Float32Array(SAVED_F32_SIZE);
+  new Uint8Array(saved.buffer).set(bytes);
+  const f = pagesF32[id >>> SLAB_PAGE_BITS] as Float32Array;
+  const counts = pagesU8[id >>> SLAB_PAGE_BITS] as Uint8Array;
+  const fb = (id & SLAB_PAGE_MASK) * F32_STRIDE + F32_AT;
+  const kb = (id & SLAB_PAGE_MASK) * U8_STRIDE + U8_AT;
+  const slots = NOVELTY.daySlots + NOVELTY.weekSlots;
+  for (let k = 0; k < slots; k += 1) {
+    const count = saved[SAVED_SLOT_SIZE * k + 2] as number;
+    if (!(Number.isInteger(count) && count >= 0 && count <= SLOT_COUNT_MAX)) return false;
+    f[fb + DAY + SLOT_SIZE * k + SLOT_MEAN] = saved[SAVED_SLOT_SIZE * k] as number;
+    f[fb + DAY + SLOT_SIZE * k + SLOT_DEV] = saved[SAVED_SLOT_SIZE * k + 1] as number;
+    counts[kb + COUNT_DAY + k] = count;
+  }
+  f.set(saved.subarray(SAVED_PROFILE_VALUES), fb + B_MAX);
+  return true;
+}
+
 /** the context state of chunk `id` as saved: the table's keys (from its tags), then the ring of levels */
 function savedContexts(id: number): Int32Array {
   const c = pagesU16[id >>> SLAB_PAGE_BITS] as Uint16Array;
@@ -69,12 +110,11 @@ export function noveltyToJSON(id: number): NoveltyState {
   const page = id >>> SLAB_PAGE_BITS;
   const s = pagesF64[page] as Float64Array;
   const sb = (id & SLAB_PAGE_MASK) * F64_STRIDE;
-  const byteAt = slab.byteOffset(id);
   const scalars: number[] = [];
   for (let k = 0; k < F64_SAVED; k += 1) scalars.push(s[sb + k] as number);
   return {
     v: STATE_VERSION,
-    profiles: Buffer.from(s.buffer, byteAt + F32_AT_BYTE, F32_SIZE * 4).toString('base64'),
+    profiles: Buffer.from(savedProfiles(id).buffer).toString('base64'),
     contexts: Buffer.from(savedContexts(id).buffer).toString('base64'),
     scalars,
   };
@@ -98,14 +138,13 @@ export function restoreChunk(id: number, state: unknown): boolean {
   if (!Array.isArray(st.scalars) || st.scalars.length !== F64_SAVED) return false;
   const bytes = Buffer.from(st.profiles, 'base64');
   const ctxBytes = Buffer.from(st.contexts, 'base64');
-  if (bytes.byteLength !== F32_SIZE * 4 || ctxBytes.byteLength !== CTX_SIZE * 4) return false;
+  if (bytes.byteLength !== SAVED_F32_SIZE * 4 || ctxBytes.byteLength !== CTX_SIZE * 4) return false;
   const page = id >>> SLAB_PAGE_BITS;
   const s = pagesF64[page] as Float64Array;
   const c = pagesU16[page] as Uint16Array;
   const sb = (id & SLAB_PAGE_MASK) * F64_STRIDE;
   const cb = (id & SLAB_PAGE_MASK) * U16_STRIDE + U16_AT;
-  const byteAt = slab.byteOffset(id);
-  new Uint8Array(s.buffer, byteAt + F32_AT_BYTE, F32_SIZE * 4).set(bytes);
+  if (!restoreProfiles(id, bytes)) return false;
   const saved = new Int32Array(CTX_SIZE);
   new Uint8Array(saved.buffer).set(ctxBytes);
   // quantised values outside the levels would be contexts the score never makes
