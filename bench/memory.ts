@@ -12,7 +12,7 @@
  *        [--project DIR: a built checkout other than this one]
  * Needs a built project (the script builds it), Debian's prometheus on PATH.
  */
-import { mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -27,6 +27,8 @@ const steps = Number(values.steps);
 // --project DIR: another checkout's build (e.g. the commit before a change), with its own npm start
 const project = resolve(values.project ?? resolve(import.meta.dirname, '..'));
 const snapshotDir = values['heap-snapshot'] === undefined ? undefined : resolve(values['heap-snapshot']);
+// made here: a snapshot taken after an hour's backfill must not be lost to a missing directory
+if (snapshotDir !== undefined) mkdirSync(snapshotDir, { recursive: true });
 // --node-flags=... replaces npm start's node flags (to compare settings); its environment assignments stay unless --no-start-env
 const start = startCommand(join(project, 'package.json'));
 const startEnv = values['no-start-env'] === true ? {} : start.env;
