@@ -12,7 +12,7 @@
  *        [--project DIR: a built checkout other than this one]
  * Needs a built project (the script builds it), Debian's prometheus on PATH.
  */
-import { mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -27,6 +27,8 @@ const steps = Number(values.steps);
 // --project DIR: another checkout's build (e.g. the commit before a change), with its own npm start
 const project = resolve(values.project ?? resolve(import.meta.dirname, '..'));
 const snapshotDir = values['heap-snapshot'] === undefined ? undefined : resolve(values['heap-snapshot']);
+// made here: a snapshot taken after an hour's backfill must not be lost to a missing directory
+if (snapshotDir !== undefined) mkdirSync(snapshotDir, { recursive: true });
 // --node-flags=... replaces npm start's node flags (to compare settings); its environment assignments stay unless --no-start-env
 const start = startCommand(join(project, 'package.json'));
 const startEnv = values['no-start-env'] === true ? {} : start.env;
@@ -44,7 +46,23 @@ interface Row {
   /** glibc malloc's main heap ([heap] in smaps): typed arrays' storage, LevelDB, buffers, and what malloc keeps after free */
   mallocHeapMb: number;
   sendSeconds: number;
+  /** seconds from the ingest queue's calm until every workload had stepped its backlog (NaN: never, within an hour) */
+  steppedSeconds: number;
   non2xx: number;
+}
+
+/**
+ * Waits (up to 60 min) until the first and the last workload's snapshots are at `lastStepMs` or
+ * later; returns the seconds waited, or NaN when they never were.
+ */
+async function backlogStepped(restPort: number, workloads: number, lastStepMs: number): Promise<number> {
+  const start = Date.now();
+  for (let i = 0; i < 1800; i++) {
+    const snapshots = await Promise.all([0, workloads - 1].map((w) => getJson(restPort, `/api/v2/rupture/mem/wl-${w}`)));
+    if (snapshots.every((s) => Date.parse(String(s['timestamp'])) >= lastStepMs)) return (Date.now() - start) / 1000;
+    await sleep(2000);
+  }
+  return Number.NaN;
 }
 
 async function measure(workloads: number): Promise<Row> {
@@ -69,8 +87,11 @@ async function measure(workloads: number): Promise<Row> {
       calm = (h['workloads'] as number) >= workloads && (h['ingest_queue'] ?? 0) === 0 ? calm + 1 : 0;
       await sleep(5000);
     }
+    // and stepped: the first and the last workload's snapshot at the last step but one (the last
+    // bucket closes only once the server's clock has passed it), so that nothing waits in buckets
+    const stepped = await backlogStepped(pair.restPort, workloads, t0 + (steps - 2) * 15_000);
     await sleep(20_000);
-    const row: Row = { workloads, serviceMb: rssMb(pair.service.pid!), prometheusMb: rssMb(pair.prometheus.pid!), heapUsedMb: Number.NaN, heapTotalMb: Number.NaN, externalMb: Number.NaN, mallocHeapMb: brkHeapMb(pair.service.pid!), sendSeconds, non2xx };
+    const row: Row = { workloads, serviceMb: rssMb(pair.service.pid!), prometheusMb: rssMb(pair.prometheus.pid!), heapUsedMb: Number.NaN, heapTotalMb: Number.NaN, externalMb: Number.NaN, mallocHeapMb: brkHeapMb(pair.service.pid!), sendSeconds, steppedSeconds: stepped, non2xx };
     const metrics = await new Promise<string>((res) => {
       void fetch(`http://127.0.0.1:${pair.restPort}/api/v2/metrics`).then((r) => r.text()).then(res, () => res(''));
     });
@@ -118,7 +139,7 @@ for (const w of sizes) {
   const row = await measure(w);
   rows.push(row);
   console.log(
-    `${String(w).padStart(6)} workloads: service RSS ${row.serviceMb.toFixed(0)} MB (V8 heap used ${row.heapUsedMb.toFixed(0)} / total ${row.heapTotalMb.toFixed(0)} MB, external ${row.externalMb.toFixed(0)} MB, malloc heap ${row.mallocHeapMb.toFixed(0)} MB), Prometheus RSS ${row.prometheusMb.toFixed(0)} MB; sent in ${row.sendSeconds.toFixed(0)} s, ${row.non2xx} non-2xx`,
+    `${String(w).padStart(6)} workloads: service RSS ${row.serviceMb.toFixed(0)} MB (V8 heap used ${row.heapUsedMb.toFixed(0)} / total ${row.heapTotalMb.toFixed(0)} MB, external ${row.externalMb.toFixed(0)} MB, malloc heap ${row.mallocHeapMb.toFixed(0)} MB), Prometheus RSS ${row.prometheusMb.toFixed(0)} MB; sent in ${row.sendSeconds.toFixed(0)} s, stepped ${row.steppedSeconds.toFixed(0)} s after, ${row.non2xx} non-2xx`,
   );
 }
 if (rows.length >= 2) {

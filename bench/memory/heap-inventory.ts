@@ -3,6 +3,10 @@
  * first, per workload when told the workload count. Typed arrays' storage shows as native nodes
  * (`system / JSArrayBufferData`).
  * usage: node --import tsx bench/memory/heap-inventory.ts FILE.heapsnapshot [workloads] [rows]
+ *
+ * A snapshot is read as bytes, not as one string: one of a service at 1 000 full workloads is
+ * 727 MB, beyond V8's longest string (512 MB). Its node array is scanned number by number; the
+ * header and the string table are parsed as JSON.
  */
 import { readFileSync } from 'node:fs';
 
@@ -12,11 +16,33 @@ interface Snapshot {
   strings: string[];
 }
 
+/** the snapshot's meta, nodes and strings from its bytes (the edges and the rest are skipped) */
+function loadSnapshot(bytes: Buffer): Snapshot {
+  const nodesKey = bytes.indexOf('"nodes":[');
+  const stringsKey = bytes.indexOf('"strings":[', nodesKey);
+  if (nodesKey < 0 || stringsKey < 0) throw new Error('not a heap snapshot: no "nodes" or "strings"');
+  const head = JSON.parse(`${bytes.toString('utf8', 0, nodesKey).replace(/,\s*$/, '')}}`) as Pick<Snapshot, 'snapshot'>;
+  const nodes: number[] = [];
+  let value = -1;
+  for (let i = nodesKey + '"nodes":['.length; i < bytes.length; i += 1) {
+    const c = bytes[i]!;
+    if (c >= 48 && c <= 57) value = (value < 0 ? 0 : value * 10) + (c - 48);
+    else {
+      if (value >= 0) nodes.push(value);
+      value = -1;
+      if (c === 93) break; // ]
+    }
+  }
+  const end = bytes.lastIndexOf(']');
+  const strings = JSON.parse(bytes.toString('utf8', stringsKey + '"strings":'.length, end + 1)) as string[];
+  return { snapshot: head.snapshot, nodes, strings };
+}
+
 const [file, workloadsArg, rowsArg] = process.argv.slice(2);
 if (file === undefined) throw new Error('usage: heap-inventory.ts FILE.heapsnapshot [workloads] [rows]');
 const workloads = Number(workloadsArg ?? 1);
 const rows = Number(rowsArg ?? 30);
-const snap = JSON.parse(readFileSync(file, 'utf8')) as Snapshot;
+const snap = loadSnapshot(readFileSync(file));
 const fields = snap.snapshot.meta.node_fields;
 const types = snap.snapshot.meta.node_types[0];
 const width = fields.length;

@@ -182,6 +182,8 @@ describe('novelty score (docs/nab.md)', () => {
     const ints = Buffer.from(good.contexts as string, 'base64');
     const badLevel = Buffer.from(ints);
     badLevel.writeInt32LE(NOVELTY.contextLevels, ints.byteLength - 4); // a level the score never makes
+    const badKey = Buffer.from(ints);
+    badKey.writeInt32LE(3, 0); // slot 0 holding a key no context has (3 falls in slot 3)
     const old = { v: 1, profiles: good.profiles, scalars: (good.scalars as unknown[]).slice(0, 19) };
     for (const bad of [
       null,
@@ -194,6 +196,7 @@ describe('novelty score (docs/nab.md)', () => {
       { ...good, contexts: undefined },
       { ...good, contexts: ints.subarray(4).toString('base64') },
       { ...good, contexts: badLevel.toString('base64') },
+      { ...good, contexts: badKey.toString('base64') },
       { ...good, scalars: (good.scalars as unknown[]).slice(1) },
     ]) {
       const s = NoveltyScore.fromJSON(bad);

@@ -2,12 +2,12 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { MODEL_NAMES, SeriesEnsemble } from '../../../api-server/src/analysis/ensemble/index.js';
 import { ariPhi, ariUpdate, ariUsable, ewmaUpdate, hwPredict, hwUpdate, hwUsable, levinsonDurbin, madPredict, madUpdate, madUsable } from '../../../api-server/src/analysis/ensemble/models.js';
-import { EWMA_LEVEL, STAGES, floatView, layoutOf, newSeriesMemory } from '../../../api-server/src/analysis/ensemble/series-memory.js';
+import { EWMA_LEVEL, STAGES, floatView, layoutOf, newSeriesMemory, positionsView } from '../../../api-server/src/analysis/ensemble/series-memory.js';
 
 /** a series' memory at its last stage (room for every window), and that stage's layout */
-function fullMemory(): { d: Float64Array; layout: ReturnType<typeof layoutOf> } {
+function fullMemory(): { d: Float64Array; u: Uint16Array; layout: ReturnType<typeof layoutOf> } {
   const d = newSeriesMemory(STAGES.length - 1);
-  return { d, layout: layoutOf(d) };
+  return { d, u: positionsView(d), layout: layoutOf(d) };
 }
 
 describe('ensemble models (analytics.md §5.2)', () => {
@@ -19,13 +19,13 @@ describe('ensemble models (analytics.md §5.2)', () => {
   });
 
   it('mad: median of the last 300 values, usable after 10', () => {
-    const { d, layout } = fullMemory();
-    for (let i = 1; i <= 9; i += 1) madUpdate(d, layout, i);
+    const { d, u, layout } = fullMemory();
+    for (let i = 1; i <= 9; i += 1) madUpdate(d, u, layout, i);
     expect(madUsable(d)).to.equal(false);
-    madUpdate(d, layout, 100);
-    expect(madPredict(d, layout)).to.equal(5.5);
-    for (let i = 0; i < 400; i += 1) madUpdate(d, layout, i % 2 === 0 ? 1 : 3);
-    expect(madPredict(d, layout)).to.equal(2);
+    madUpdate(d, u, layout, 100);
+    expect(madPredict(d, u, layout)).to.equal(5.5);
+    for (let i = 0; i < 400; i += 1) madUpdate(d, u, layout, i % 2 === 0 ? 1 : 3);
+    expect(madPredict(d, u, layout)).to.equal(2);
   });
 
   it('Levinson-Durbin solves the Yule-Walker equations of an AR(1)', () => {

@@ -26,8 +26,11 @@ describe('series memory (one Float64Array per series, grown by stages)', () => {
     // more scalars each (32 bytes): 2 784 - 256 + 32 = 2 560 and 25 536 - 3 840 + 32 = 21 728; then
     // the residual ring of 5 x 16 and 5 x 240 residuals in floats, half their 640 and 9 600 bytes;
     // then the seasonal detector's 200 residuals (at 300 points only) in floats, half their 1 600
-    // bytes; then Holt-Winters' season of 16 and 240 values in floats, half their 128 and 1 920 bytes
-    expect(STAGES.map((s) => s.size * 8)).to.deep.equal([2560 - 320 - 64, 21728 - 4800 - 800 - 960]);
+    // bytes; then Holt-Winters' season of 16 and 240 values in floats, half their 128 and 1 920 bytes;
+    // then the value window's sorted copy of 16 and 300 doubles (128 and 2 400 bytes) as 16-bit
+    // positions (32 and 600 bytes)
+    expect(STAGES.map((s) => s.size * 8)).to.deep.equal([2560 - 320 - 64 - 96, 21728 - 4800 - 800 - 960 - 1800]);
+    expect(STAGES.map((s) => s.size * 8)).to.deep.equal([2080, 13368]);
   });
 
   it('a series that grows through every stage behaves exactly as one that started with all the room (property)', () => {

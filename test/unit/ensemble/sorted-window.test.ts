@@ -130,4 +130,64 @@ describe('sorted window', () => {
       { numRuns: 300 },
     );
   });
+
+  it('keeps the order as ring positions: hand-checked ranks while filling, on eviction and among equal values', () => {
+    const w = new SortedWindow(4);
+    for (const v of [5, 1, 3]) w.push(v);
+    // ring 5, 1, 3: the smallest value is in slot 1, then slot 2, then slot 0
+    expect(w.ranks()).to.deep.equal([1, 2, 0]);
+    w.push(2);
+    expect(w.ranks()).to.deep.equal([1, 3, 2, 0]);
+    expect(w.push(4)).to.equal(5); // slot 0 now holds 4: still the largest
+    expect(w.ranks()).to.deep.equal([1, 3, 2, 0]);
+    expect(w.push(0)).to.equal(1); // slot 1 now holds 0: still the smallest
+    expect(w.push(9)).to.equal(3); // slot 2 now holds 9: ring 4, 0, 9, 2
+    expect(w.ranks()).to.deep.equal([1, 3, 0, 2]);
+    expect(w.sortedValues()).to.deep.equal([0, 2, 4, 9]);
+    expect(w.median()).to.equal(3);
+
+    // three equal values: each enters before its equals; the one leaving is found by its slot
+    const flat = new SortedWindow(3);
+    for (const v of [2, 2, 2]) flat.push(v);
+    expect(flat.ranks()).to.deep.equal([2, 1, 0]);
+    expect(flat.push(7)).to.equal(2); // slot 0, the last of the three ranks of 2, leaves
+    expect(flat.ranks()).to.deep.equal([2, 1, 0]);
+    expect(flat.sortedValues()).to.deep.equal([2, 2, 7]);
+    expect(flat.push(-1)).to.equal(2); // slot 1 leaves from the middle rank: ring 7, -1, 2
+    expect(flat.ranks()).to.deep.equal([1, 2, 0]);
+  });
+
+  it('the positions are a permutation of the slots whose values are the window sorted, zeros of both signs kept where they are (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 50 }),
+        fc.array(fc.oneof(fc.constantFrom(0, -0, 1, -1, 2.5), fc.double({ min: -1e6, max: 1e6, noNaN: true })), { maxLength: 250 }),
+        (capacity, xs) => {
+          const w = new SortedWindow(capacity);
+          const kept: number[] = [];
+          for (const x of xs) {
+            w.push(x);
+            kept.push(x);
+            if (kept.length > capacity) kept.shift();
+            const ranks = w.ranks();
+            // every slot once
+            expect([...ranks].sort((a, b) => a - b)).to.deep.equal(Array.from({ length: kept.length }, (_, k) => k));
+            // ascending by value
+            const values = w.sortedValues();
+            for (let k = 1; k < values.length; k += 1) expect(values[k - 1]! <= values[k]!).to.equal(true);
+            // the values read through the positions are the window's, bit for bit (a zero keeps its sign)
+            const key = (v: number): string => (Object.is(v, -0) ? '-0' : String(v));
+            expect(values.map(key).sort()).to.deep.equal(kept.map(key).sort());
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('refuses a capacity its 16-bit positions cannot address', () => {
+    expect(() => new SortedWindow(65_537)).to.throw(RangeError, /capacity/);
+    expect(() => new SortedWindow(0)).to.throw(RangeError, /capacity/);
+    expect(new SortedWindow(65_536).capacity).to.equal(65_536);
+  });
 });

@@ -192,12 +192,12 @@ describe('zero fixed point: each shortcut against the update it replaces', () =>
       fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: -5, max: 60 }), (count, hint) => {
         const meta = 0;
         const ring = SORTED_META;
-        const sorted = ring + count;
-        const d = new Float64Array(sorted + count);
-        for (let k = 0; k < count; k += 1) sortedPush(d, meta, ring, sorted, count, 0);
+        const d = new Float64Array(ring + count);
+        const p = new Uint16Array(count);
+        for (let k = 0; k < count; k += 1) sortedPush(d, meta, ring, p, 0, count, 0);
         d[meta + 2] = hint;
         const full = d.slice();
-        const expected = sortedMedianAbsDeviation(full, meta, sorted, 0);
+        const expected = sortedMedianAbsDeviation(full, meta, ring, p, 0, 0);
         expect(Object.is(sortedZeroDeviation(d, meta), expected)).to.equal(true);
         for (let i = 0; i < d.length; i += 1) expect(Object.is(d[i], full[i]), `element ${i}`).to.equal(true);
       }),

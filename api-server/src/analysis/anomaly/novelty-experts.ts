@@ -4,12 +4,11 @@
  * dispersion and the day / week profiles. Hot path: no allocation; chunk views and offsets are
  * passed in by the caller.
  */
-import { NOVELTY, SLOT_MEAN, SLOT_DEV, SLOT_CNT, B_MAX, B_MIN, V_RING, S_POINTS, S_OPEN_MAX, S_OPEN_MIN, S_BLOCKS, S_V_SUM, S_V_COUNT, S_BLOCK_HEAD, S_Q_MIN, S_Q_MAX, S_RUN, S_LONGEST_RUN, S_PREV_Y, S_CLOSED_MAX, S_CLOSED_MIN, S_CTX_STEADY, C_KEY, C_RING, C_RING_SIZE, I32_AT, F64_STRIDE, F32_STRIDE, pagesF64, pagesI32 } from './novelty-layout.js';
+import { NOVELTY, SLOT_MEAN, SLOT_DEV, SLOT_COUNT_MAX, B_MAX, B_MIN, V_RING, S_POINTS, S_OPEN_MAX, S_OPEN_MIN, S_BLOCKS, S_V_SUM, S_V_COUNT, S_BLOCK_HEAD, S_Q_MIN, S_Q_MAX, S_RUN, S_LONGEST_RUN, S_PREV_Y, S_CLOSED_MAX, S_CLOSED_MIN, S_CTX_STEADY, C_KEY, C_RING, C_RING_SIZE, U16_AT, F64_STRIDE, U16_STRIDE, pagesF64, pagesU16 } from './novelty-layout.js';
 import { SLAB_PAGE_BITS, SLAB_PAGE_MASK } from './novelty-slab.js';
+import { CONTEXT_SLOT_MASK, contextKey, contextSeed, contextTag, extendContext } from './novelty-contexts.js';
 
-/** (key >>> 0) % contextSlots as a mask: the slot count is a power of two */
-export const CONTEXT_SLOT_MASK = NOVELTY.contextSlots - 1;
-if ((NOVELTY.contextSlots & CONTEXT_SLOT_MASK) !== 0) throw new Error('contextSlots must be a power of two');
+export { CONTEXT_SLOT_MASK, contextSeed, extendContext } from './novelty-contexts.js';
 
 /**
  * unseen / contextOrders for every count, read from a table: the same quotients, but a double
@@ -26,7 +25,7 @@ export const UNSEEN_FRACTION = Float64Array.from({ length: NOVELTY.contextOrders
  * The table is direct-mapped (a slot holds the hash of the last context that fell in it), so
  * memory is fixed and contexts not met for a while are forgotten when others take their slot.
  */
-export function unseenContexts(c: Int32Array, cb: number, s: Float64Array, sb: number, y: number, i: number): number {
+export function unseenContexts(c: Uint16Array, cb: number, s: Float64Array, sb: number, y: number, i: number): number {
   if (y < (s[sb + S_Q_MIN] as number)) s[sb + S_Q_MIN] = y;
   if (y > (s[sb + S_Q_MAX] as number)) s[sb + S_Q_MAX] = y;
   const q = levelOf(s[sb + S_Q_MIN] as number, s[sb + S_Q_MAX] as number, y);
@@ -40,11 +39,13 @@ export function unseenContexts(c: Int32Array, cb: number, s: Float64Array, sb: n
   for (let k = 1; k <= NOVELTY.contextOrders; k += 1) {
     // the context of length k + 1: the previous one extended by the value k points back
     h = extendContext(h, c[cb + C_RING + ((i - k) % C_RING_SIZE)] as number, k);
-    const key = h === 0 ? 1 : h;
+    const key = contextKey(h);
+    // the slot keeps the key's 16-bit tag, which tells apart every two contexts of a slot (novelty-contexts.ts)
     const slot = cb + C_KEY + (key & CONTEXT_SLOT_MASK);
-    if (c[slot] !== key) {
+    const tag = contextTag(key);
+    if (c[slot] !== tag) {
       unseen += 1;
-      c[slot] = key;
+      c[slot] = tag;
     }
   }
   // steady only when nothing was written: two of the six contexts sharing a slot would evict each
@@ -54,23 +55,11 @@ export function unseenContexts(c: Int32Array, cb: number, s: Float64Array, sb: n
 }
 
 /** whether the ring's contextOrders + 1 levels are all `q` */
-export function sameLevels(c: Int32Array, cb: number, q: number): boolean {
+export function sameLevels(c: Uint16Array, cb: number, q: number): boolean {
   for (let k = 0; k < C_RING_SIZE; k += 1) if (c[cb + C_RING + k] !== q) return false;
   return true;
 }
 
-/** the hash of the context of one level, the current one (extended by extendContext) */
-export function contextSeed(level: number): number {
-  return Math.imul(level + 1, 0x9e3779b1);
-}
-
-/** the hash of a context extended by `level`, the quantised value k points back */
-export function extendContext(h: number, level: number, k: number): number {
-  let e = Math.imul(h ^ (level + 1 + (k << 8)), 0x85ebca6b);
-  e ^= e >>> 13;
-  e = Math.imul(e, 0xc2b2ae35);
-  return e ^ (e >>> 16);
-}
 
 /**
  * Reads the context table slots that observeNovelty will look up for the value `y` in chunk `id`
@@ -81,10 +70,10 @@ export function touchNoveltyContexts(id: number, y: number): number {
   if (!Number.isFinite(y)) return 0;
   const page = id >>> SLAB_PAGE_BITS;
   const s = pagesF64[page] as Float64Array;
-  const c = pagesI32[page] as Int32Array;
+  const c = pagesU16[page] as Uint16Array;
   const at = id & SLAB_PAGE_MASK;
   const sb = at * F64_STRIDE;
-  const cb = at * F32_STRIDE + I32_AT;
+  const cb = at * U16_STRIDE + U16_AT;
   const i = (s[sb + S_POINTS] as number) | 0;
   if (i < NOVELTY.contextOrders) return 0;
   // the extremes as unseenContexts will hold them, y included
@@ -95,7 +84,7 @@ export function touchNoveltyContexts(id: number, y: number): number {
   let sum = 0;
   for (let k = 1; k <= NOVELTY.contextOrders; k += 1) {
     h = extendContext(h, c[cb + C_RING + ((i - k) % C_RING_SIZE)] as number, k);
-    sum += c[cb + C_KEY + ((h === 0 ? 1 : h) & CONTEXT_SLOT_MASK)] as number;
+    sum += c[cb + C_KEY + (contextKey(h) & CONTEXT_SLOT_MASK)] as number;
   }
   return sum;
 }
@@ -218,13 +207,12 @@ export function dispersionRingSum(f: Float32Array, fb: number): number {
  * Departure from the profile slot at `slotAt` (Float32 element of its mean), then the slot and the
  * series deviation (Float64 element `seriesDevAt`) learn y.
  */
-export function profileDeparture(f: Float32Array, slotAt: number, s: Float64Array, seriesDevAt: number, y: number, rate: number): number {
+export function profileDeparture(f: Float32Array, slotAt: number, counts: Uint8Array, countAt: number, s: Float64Array, seriesDevAt: number, y: number, rate: number): number {
   const meanAt = slotAt + SLOT_MEAN;
   const devAt = slotAt + SLOT_DEV;
-  const countAt = slotAt + SLOT_CNT;
   const mean = f[meanAt] as number;
-  const seen = Math.min((f[countAt] as number) + 1, 255);
-  f[countAt] = seen;
+  const seen = Math.min((counts[countAt] as number) + 1, SLOT_COUNT_MAX);
+  counts[countAt] = seen;
   if (!Number.isFinite(mean)) {
     f[meanAt] = y;
     return 0;

@@ -1,8 +1,8 @@
 /**
  * The novelty score's parameters and the layout of its state in a chunk of the shared slab
  * (novelty-score.ts explains the experts; novelty-slab.ts the slab): the Float64 scalars, the
- * Float32 profiles, range blocks and dispersion ring, the Int32 context table and ring of levels,
- * and the slab with its page views. Shared by the score, its experts and its saved state.
+ * Float32 profiles, range blocks and dispersion ring, the Uint16 context table (16-bit tags of the
+ * contexts' keys, novelty-contexts.ts) and ring of levels, and the slab with its page views. Shared by the score, its experts and its saved state.
  */
 import { ChunkSlab } from './novelty-slab.js';
 
@@ -41,18 +41,31 @@ export const WEEK_S = 7 * DAY_S;
 // 1970-01-01 was a Thursday: shift so that week slot 0 starts on Monday 00:00 UTC
 export const WEEK_SHIFT_S = 3 * DAY_S;
 
-// layout of the Float32 state: a profile slot's mean, deviation and count side by side (one
-// cache line per point and profile), then the range blocks and the dispersion ring
+// layout of the Float32 state: a profile slot's mean and deviation side by side (one cache line
+// per point and profile; its count is a byte of the Uint8 state), then the range blocks and the
+// dispersion ring
 export const SLOT_MEAN = 0;
 export const SLOT_DEV = 1;
-export const SLOT_CNT = 2;
-export const SLOT_SIZE = 3;
+export const SLOT_SIZE = 2;
 export const DAY = 0;
 export const WEEK = DAY + SLOT_SIZE * NOVELTY.daySlots;
 export const B_MAX = WEEK + SLOT_SIZE * NOVELTY.weekSlots;
 export const B_MIN = B_MAX + NOVELTY.rangeBlocks;
 export const V_RING = B_MIN + NOVELTY.rangeBlocks;
 export const F32_SIZE = V_RING + NOVELTY.dispersionPoints;
+/** a profile slot's points, counted up to this (a byte; a slot scores from slotMinPoints + 1 on) */
+export const SLOT_COUNT_MAX = 255;
+// layout of the Uint8 state: the profile slots' counts, the day's then the week's
+export const COUNT_DAY = 0;
+export const COUNT_WEEK = COUNT_DAY + NOVELTY.daySlots;
+export const U8_SIZE = COUNT_WEEK + NOVELTY.weekSlots;
+/**
+ * The saved form's Float32 values (novelty-state.ts): each profile slot as (mean, deviation,
+ * count), then the range blocks and the dispersion ring as in the chunk
+ */
+export const SAVED_SLOT_SIZE = 3;
+export const SAVED_PROFILE_VALUES = SAVED_SLOT_SIZE * (NOVELTY.daySlots + NOVELTY.weekSlots);
+export const SAVED_F32_SIZE = SAVED_PROFILE_VALUES + (F32_SIZE - B_MAX);
 
 // layout of the Float64 scalars
 export const S_POINTS = 0; // points seen
@@ -91,27 +104,33 @@ export const S_CTX_STEADY = 30;
 export const F64_SIZE = 31;
 export const EXPERTS = 6;
 
-// layout of the Int32 context state: the hash table of seen contexts (0: empty), then the ring of
-// the last contextOrders + 1 quantised values
+// layout of the Uint16 context state: the table of seen contexts (each slot the 16-bit tag of the
+// last context's key, 0: empty; novelty-contexts.ts), then the ring of the last contextOrders + 1
+// quantised values
 export const C_KEY = 0;
 export const C_RING = C_KEY + NOVELTY.contextSlots;
 export const C_RING_SIZE = NOVELTY.contextOrders + 1;
-export const I32_SIZE = C_RING + C_RING_SIZE;
+export const CTX_SIZE = C_RING + C_RING_SIZE;
+/** the saved form (novelty-state.ts): its contexts are the keys as Int32, CTX_SIZE of them */
 export const STATE_VERSION = 2;
 
 
-// a chunk: the scalars first (for their 8-byte alignment), then the Float32 and the Int32 state,
-// padded to a multiple of 8 bytes
+// a chunk: the scalars first (for their 8-byte alignment), then the Float32, the Uint16 and the
+// Uint8 state, padded to a multiple of 8 bytes
 export const F32_AT_BYTE = F64_SIZE * 8;
-export const I32_AT_BYTE = F32_AT_BYTE + F32_SIZE * 4;
-export const CHUNK_BYTES = Math.ceil((I32_AT_BYTE + I32_SIZE * 4) / 8) * 8;
-/** the Float32 and Int32 parts' element offsets in a chunk */
+export const U16_AT_BYTE = F32_AT_BYTE + F32_SIZE * 4;
+export const U8_AT = U16_AT_BYTE + CTX_SIZE * 2;
+export const CHUNK_BYTES = Math.ceil((U8_AT + U8_SIZE) / 8) * 8;
+/** the Float32 and Uint16 parts' element offsets in a chunk (the Uint8 part's is U8_AT) */
 export const F32_AT = F32_AT_BYTE / 4;
-export const I32_AT = I32_AT_BYTE / 4;
+export const U16_AT = U16_AT_BYTE / 2;
 
 export const slab = new ChunkSlab(CHUNK_BYTES);
 export const F64_STRIDE = slab.f64Stride;
 export const F32_STRIDE = slab.f32Stride;
+export const U16_STRIDE = slab.u16Stride;
+export const U8_STRIDE = slab.chunkBytes;
 export const pagesF64 = slab.f64;
 export const pagesF32 = slab.f32;
-export const pagesI32 = slab.i32;
+export const pagesU16 = slab.u16;
+export const pagesU8 = slab.u8;

@@ -1,9 +1,10 @@
 /**
  * A slab of fixed-size chunks, so that many small numeric states (one per series) cost no JS heap
  * object each. Chunks live in pages of SLAB_PAGE_CHUNKS; a page is one ArrayBuffer seen whole as
- * one Float64Array, one Float32Array and one Int32Array, and a chunk is a non-negative integer id:
+ * one Float64Array, one Float32Array, one Uint16Array and one Uint8Array, and a chunk is a non-negative integer id:
  * page `id >>> SLAB_PAGE_BITS`, index in the page `id & SLAB_PAGE_MASK`. A chunk's element offsets
- * in the page views are `index * f64Stride` (Float64) and `index * f32Stride` (Float32 and Int32).
+ * in the page views are `index * f64Stride` (Float64), `index * f32Stride` (Float32) and
+ * `index * u16Stride` (Uint16) and `index * chunkBytes` (Uint8).
  *
  * Released ids go on a free list (a stack) and are handed out again before a new page is made;
  * `allocate` returns the chunk zeroed, whether it is new or reused. Pages are never given back.
@@ -18,12 +19,15 @@ export class ChunkSlab {
   readonly chunkBytes: number;
   /** elements per chunk in the Float64 views */
   readonly f64Stride: number;
-  /** elements per chunk in the Float32 and Int32 views */
+  /** elements per chunk in the Float32 view */
   readonly f32Stride: number;
+  /** elements per chunk in the Uint16 view */
+  readonly u16Stride: number;
   /** the pages' views, by page number */
   readonly f64: Float64Array[] = [];
   readonly f32: Float32Array[] = [];
-  readonly i32: Int32Array[] = [];
+  readonly u16: Uint16Array[] = [];
+  readonly u8: Uint8Array[] = [];
   /** 1 for an allocated chunk, by page number then index (guards against a double release) */
   private readonly live: Uint8Array[] = [];
   /** released ids, reused last in first out */
@@ -37,6 +41,7 @@ export class ChunkSlab {
     this.chunkBytes = chunkBytes;
     this.f64Stride = chunkBytes / 8;
     this.f32Stride = chunkBytes / 4;
+    this.u16Stride = chunkBytes / 2;
   }
 
   /** a zeroed chunk's id */
@@ -83,7 +88,8 @@ export class ChunkSlab {
     const buffer = new ArrayBuffer(SLAB_PAGE_CHUNKS * this.chunkBytes);
     this.f64.push(new Float64Array(buffer));
     this.f32.push(new Float32Array(buffer));
-    this.i32.push(new Int32Array(buffer));
+    this.u16.push(new Uint16Array(buffer));
+    this.u8.push(new Uint8Array(buffer));
     this.live.push(new Uint8Array(SLAB_PAGE_CHUNKS));
   }
 }

@@ -1,17 +1,20 @@
 /**
- * The novelty score's chunk made fresh, and its saved form (version 2): the Float32 and Int32
- * parts as base64, the saved Float64 scalars as numbers (null for NaN and ±Infinity); a restore
- * checks the saved state and starts afresh (warming up) when it is not ours.
+ * The novelty score's chunk made fresh, and its saved form (version 2): the Float32 part as base64,
+ * the context state as base64 of Int32 values (the table's keys, which the chunk keeps as 16-bit
+ * tags: novelty-contexts.ts, and the ring of levels), the saved Float64 scalars as numbers (null
+ * for NaN and ±Infinity); a restore checks the saved state and starts afresh (warming up) when it
+ * is not ours.
  */
-import { NOVELTY, SLOT_MEAN, SLOT_SIZE, DAY, WEEK, F32_SIZE, S_POINTS, S_LAST_X, S_OPEN_MAX, S_OPEN_MIN, S_BLOCKS, S_V_COUNT, S_H_DISP, S_H_DAY, S_H_WEEK, S_LAST_HOLD, S_BLOCK_HEAD, S_Q_MIN, S_Q_MAX, S_CTX_MEAN, S_H_CTX, S_RUN, S_LONGEST_RUN, S_PREV_Y, F64_SAVED, S_CLOSED_MAX, S_CLOSED_MIN, S_CTX_STEADY, C_RING, I32_SIZE, STATE_VERSION, F32_AT_BYTE, I32_AT_BYTE, F32_AT, I32_AT, slab, F64_STRIDE, F32_STRIDE, pagesF64, pagesF32, pagesI32 } from './novelty-layout.js';
+import { NOVELTY, SLOT_MEAN, SLOT_SIZE, DAY, WEEK, F32_SIZE, S_POINTS, S_LAST_X, S_OPEN_MAX, S_OPEN_MIN, S_BLOCKS, S_V_COUNT, S_H_DISP, S_H_DAY, S_H_WEEK, S_LAST_HOLD, S_BLOCK_HEAD, S_Q_MIN, S_Q_MAX, S_CTX_MEAN, S_H_CTX, S_RUN, S_LONGEST_RUN, S_PREV_Y, F64_SAVED, S_CLOSED_MAX, S_CLOSED_MIN, S_CTX_STEADY, C_KEY, C_RING, CTX_SIZE, STATE_VERSION, F32_AT, U16_AT, U8_AT, B_MAX, SLOT_DEV, SLOT_COUNT_MAX, COUNT_DAY, SAVED_SLOT_SIZE, SAVED_PROFILE_VALUES, SAVED_F32_SIZE, slab, F64_STRIDE, F32_STRIDE, U16_STRIDE, U8_STRIDE, pagesF64, pagesF32, pagesU16, pagesU8 } from './novelty-layout.js';
 import { SLAB_PAGE_BITS, SLAB_PAGE_MASK } from './novelty-slab.js';
 import { closedExtremes } from './novelty-experts.js';
+import { keyOfTag, tagOfKey } from './novelty-contexts.js';
 
 export interface NoveltyState {
   v: typeof STATE_VERSION;
   /** the Float32 profiles, range blocks and dispersion ring, base64 */
   profiles: string;
-  /** the Int32 context table and ring of quantised values, base64 */
+  /** the context table's keys and the ring of quantised values, as Int32 values in base64 */
   contexts: string;
   /** the Float64 scalars (JSON null for NaN and ±Infinity) */
   scalars: (number | null)[];
@@ -50,18 +53,69 @@ export function resetChunk(id: number): void {
   initChunk(id);
 }
 
+/**
+ * The Float32 state of chunk `id` as saved: each profile slot as (mean, deviation, count), its
+ * count from the Uint8 state, then the range blocks and the dispersion ring
+ */
+function savedProfiles(id: number): Float32Array {
+  const f = pagesF32[id >>> SLAB_PAGE_BITS] as Float32Array;
+  const counts = pagesU8[id >>> SLAB_PAGE_BITS] as Uint8Array;
+  const fb = (id & SLAB_PAGE_MASK) * F32_STRIDE + F32_AT;
+  const kb = (id & SLAB_PAGE_MASK) * U8_STRIDE + U8_AT;
+  const saved = new Float32Array(SAVED_F32_SIZE);
+  const slots = NOVELTY.daySlots + NOVELTY.weekSlots;
+  // the week's slots follow the day's in both layouts
+  for (let k = 0; k < slots; k += 1) {
+    saved[SAVED_SLOT_SIZE * k] = f[fb + DAY + SLOT_SIZE * k + SLOT_MEAN] as number;
+    saved[SAVED_SLOT_SIZE * k + 1] = f[fb + DAY + SLOT_SIZE * k + SLOT_DEV] as number;
+    saved[SAVED_SLOT_SIZE * k + 2] = counts[kb + COUNT_DAY + k] as number;
+  }
+  saved.set(f.subarray(fb + B_MAX, fb + F32_SIZE), SAVED_PROFILE_VALUES);
+  return saved;
+}
+
+/** writes the saved Float32 state `bytes` into chunk `id` (savedProfiles' form): false when a count is not one */
+function restoreProfiles(id: number, bytes: Buffer): boolean {
+  const saved = new Float32Array(SAVED_F32_SIZE);
+  new Uint8Array(saved.buffer).set(bytes);
+  const f = pagesF32[id >>> SLAB_PAGE_BITS] as Float32Array;
+  const counts = pagesU8[id >>> SLAB_PAGE_BITS] as Uint8Array;
+  const fb = (id & SLAB_PAGE_MASK) * F32_STRIDE + F32_AT;
+  const kb = (id & SLAB_PAGE_MASK) * U8_STRIDE + U8_AT;
+  const slots = NOVELTY.daySlots + NOVELTY.weekSlots;
+  for (let k = 0; k < slots; k += 1) {
+    const count = saved[SAVED_SLOT_SIZE * k + 2] as number;
+    if (!(Number.isInteger(count) && count >= 0 && count <= SLOT_COUNT_MAX)) return false;
+    f[fb + DAY + SLOT_SIZE * k + SLOT_MEAN] = saved[SAVED_SLOT_SIZE * k] as number;
+    f[fb + DAY + SLOT_SIZE * k + SLOT_DEV] = saved[SAVED_SLOT_SIZE * k + 1] as number;
+    counts[kb + COUNT_DAY + k] = count;
+  }
+  f.set(saved.subarray(SAVED_PROFILE_VALUES), fb + B_MAX);
+  return true;
+}
+
+/** the context state of chunk `id` as saved: the table's keys (from its tags), then the ring of levels */
+function savedContexts(id: number): Int32Array {
+  const c = pagesU16[id >>> SLAB_PAGE_BITS] as Uint16Array;
+  const cb = (id & SLAB_PAGE_MASK) * U16_STRIDE + U16_AT;
+  const saved = new Int32Array(CTX_SIZE);
+  // every tag the chunk holds is a context's (unseenContexts and restoreChunk write no other)
+  for (let k = C_KEY; k < C_RING; k += 1) saved[k] = keyOfTag(k - C_KEY, c[cb + k] as number) ?? 0;
+  for (let k = C_RING; k < CTX_SIZE; k += 1) saved[k] = c[cb + k] as number;
+  return saved;
+}
+
 /** the state of chunk `id`, to persist (version 2) */
 export function noveltyToJSON(id: number): NoveltyState {
   const page = id >>> SLAB_PAGE_BITS;
   const s = pagesF64[page] as Float64Array;
   const sb = (id & SLAB_PAGE_MASK) * F64_STRIDE;
-  const byteAt = slab.byteOffset(id);
   const scalars: number[] = [];
   for (let k = 0; k < F64_SAVED; k += 1) scalars.push(s[sb + k] as number);
   return {
     v: STATE_VERSION,
-    profiles: Buffer.from(s.buffer, byteAt + F32_AT_BYTE, F32_SIZE * 4).toString('base64'),
-    contexts: Buffer.from(s.buffer, byteAt + I32_AT_BYTE, I32_SIZE * 4).toString('base64'),
+    profiles: Buffer.from(savedProfiles(id).buffer).toString('base64'),
+    contexts: Buffer.from(savedContexts(id).buffer).toString('base64'),
     scalars,
   };
 }
@@ -84,17 +138,27 @@ export function restoreChunk(id: number, state: unknown): boolean {
   if (!Array.isArray(st.scalars) || st.scalars.length !== F64_SAVED) return false;
   const bytes = Buffer.from(st.profiles, 'base64');
   const ctxBytes = Buffer.from(st.contexts, 'base64');
-  if (bytes.byteLength !== F32_SIZE * 4 || ctxBytes.byteLength !== I32_SIZE * 4) return false;
+  if (bytes.byteLength !== SAVED_F32_SIZE * 4 || ctxBytes.byteLength !== CTX_SIZE * 4) return false;
   const page = id >>> SLAB_PAGE_BITS;
   const s = pagesF64[page] as Float64Array;
-  const c = pagesI32[page] as Int32Array;
+  const c = pagesU16[page] as Uint16Array;
   const sb = (id & SLAB_PAGE_MASK) * F64_STRIDE;
-  const cb = (id & SLAB_PAGE_MASK) * F32_STRIDE + I32_AT;
-  const byteAt = slab.byteOffset(id);
-  new Uint8Array(s.buffer, byteAt + F32_AT_BYTE, F32_SIZE * 4).set(bytes);
-  new Uint8Array(s.buffer, byteAt + I32_AT_BYTE, I32_SIZE * 4).set(ctxBytes);
+  const cb = (id & SLAB_PAGE_MASK) * U16_STRIDE + U16_AT;
+  if (!restoreProfiles(id, bytes)) return false;
+  const saved = new Int32Array(CTX_SIZE);
+  new Uint8Array(saved.buffer).set(ctxBytes);
   // quantised values outside the levels would be contexts the score never makes
-  for (let k = C_RING; k < I32_SIZE; k += 1) if (!((c[cb + k] as number) >= 0 && (c[cb + k] as number) < NOVELTY.contextLevels)) return false;
+  for (let k = C_RING; k < CTX_SIZE; k += 1) {
+    const level = saved[k] as number;
+    if (!(level >= 0 && level < NOVELTY.contextLevels)) return false;
+    c[cb + k] = level;
+  }
+  // and so would a key that is no context's of its slot
+  for (let k = C_KEY; k < C_RING; k += 1) {
+    const tag = tagOfKey(k - C_KEY, saved[k] as number);
+    if (tag === undefined) return false;
+    c[cb + k] = tag;
+  }
   for (let k = 0; k < F64_SAVED; k += 1) {
     const v: unknown = st.scalars[k];
     // NaN and ±Infinity are meaningful sentinels here; JSON turns them into null

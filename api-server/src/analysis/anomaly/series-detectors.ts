@@ -259,9 +259,10 @@ export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xS
     if (sigma > 1e-9 && z > THRESHOLD) (firings ??= []).push({ method: 'zscore', value: y, expected: mu, score: (y - mu) / (sigma + 1e-10) });
     // at the zero fixed point every value of the window is +0: so are the median and the deviation
     const atZero = atZeroPoint(d, y);
-    const med = atZero ? 0 : sortedMedian(d, VALUE_META, layout.valueSorted);
+    const u = base.positions;
+    const med = atZero ? 0 : sortedMedian(d, VALUE_META, layout.valueRing, u, layout.valueSorted);
     median = med;
-    const madSigma = 1.4826 * (atZero ? sortedZeroDeviation(d, VALUE_META) : sortedMedianAbsDeviation(d, VALUE_META, layout.valueSorted, med));
+    const madSigma = 1.4826 * (atZero ? sortedZeroDeviation(d, VALUE_META) : sortedMedianAbsDeviation(d, VALUE_META, layout.valueRing, u, layout.valueSorted, med));
     if (madSigma >= 1e-10) {
       const m = Math.abs(y - med) / madSigma;
       scores[MAD] = m;

@@ -259,14 +259,14 @@ export function hwPredict(d: Float64Array, f: Float32Array, layout: StageLayout,
 
 // mad: the median of the last 300 values (the value window), flat; usable after 10 values.
 /** returns the value that left the window (NaN when none did) */
-export function madUpdate(d: Float64Array, layout: StageLayout, y: number): number {
-  return sortedPush(d, VALUE_META, layout.valueRing, layout.valueSorted, VALUE_POINTS, y, VALUE_STRIDE);
+export function madUpdate(d: Float64Array, u: Uint16Array, layout: StageLayout, y: number): number {
+  return sortedPush(d, VALUE_META, layout.valueRing, u, layout.valueSorted, VALUE_POINTS, y, VALUE_STRIDE);
 }
 export function madUsable(d: Float64Array): boolean {
   return sortedCount(d, VALUE_META) >= 10;
 }
-export function madPredict(d: Float64Array, layout: StageLayout): number {
-  return sortedMedian(d, VALUE_META, layout.valueSorted);
+export function madPredict(d: Float64Array, u: Uint16Array, layout: StageLayout): number {
+  return sortedMedian(d, VALUE_META, layout.valueRing, u, layout.valueSorted);
 }
 
 // ewma: level <- 0.1 y + 0.9 level (first value starts it), flat.
@@ -302,7 +302,7 @@ export function modelUsable(d: Float64Array, m: number): boolean {
 }
 
 /** model `m`'s forecast `h` steps ahead */
-export function modelPredict(d: Float64Array, f: Float32Array, layout: StageLayout, m: number, h: number): number {
+export function modelPredict(d: Float64Array, f: Float32Array, u: Uint16Array, layout: StageLayout, m: number, h: number): number {
   switch (m) {
     case CA_ILR:
       return caIlrPredict(d, h);
@@ -311,7 +311,7 @@ export function modelPredict(d: Float64Array, f: Float32Array, layout: StageLayo
     case HOLT_WINTERS:
       return hwPredict(d, f, layout, h);
     case MAD:
-      return madPredict(d, layout);
+      return madPredict(d, u, layout);
     default:
       return d[EWMA_LEVEL] as number;
   }

@@ -66,6 +66,7 @@ import {
   ZERO_RUN,
   floatView,
   growSeriesMemory,
+  positionsView,
   layoutOf,
   needsGrowth,
   newSeriesMemory,
@@ -100,11 +101,14 @@ export class SeriesEnsemble implements LineHost {
   private d: Float64Array;
   /** the same memory as floats: Holt-Winters' season, the models' and the detectors' residual rings (models.ts, error-slots.ts, series-detectors.ts) */
   private r: Float32Array;
+  /** the same memory as 16-bit integers: the value window's sorted positions (sorted-slots.ts) */
+  private u: Uint16Array;
 
   /** `stage`: the memory stage to start at (series-memory.ts STAGES; 0, the smallest, by default) */
   constructor(stage = 0) {
     this.d = newSeriesMemory(stage);
     this.r = floatView(this.d);
+    this.u = positionsView(this.d);
   }
 
   /** the series' memory (replaced by a larger one as its windows grow) */
@@ -117,22 +121,29 @@ export class SeriesEnsemble implements LineHost {
     return this.r;
   }
 
+  /** the series' memory as 16-bit integers (replaced with it): where the value window's sorted positions are */
+  get positions(): Uint16Array {
+    return this.u;
+  }
+
   /** Returns the one-step ensemble prediction made before seeing `y` (null if none), then learns `y`. */
   observe(y: number, xSeconds: number): number | null {
     if (!Number.isFinite(y) || !Number.isFinite(xSeconds)) return null;
     if (needsGrowth(this.d)) {
       this.d = growSeriesMemory(this.d);
       this.r = floatView(this.d);
+      this.u = positionsView(this.d);
     }
     const d = this.d;
     const layout = layoutOf(d);
-    if (atZeroPoint(d, y)) return observeAtZero(d, this.r, layout, xSeconds);
+    const u = this.u;
+    if (atZeroPoint(d, y)) return observeAtZero(d, this.r, u, layout, xSeconds);
     // every usable model's one-step forecast, made once before learning y (written out: no
     // dispatch on the model per point)
     d[ONE_STEP + CA_ILR] = caIlrUsable(d) ? caIlrPredict(d, 1) : Number.NaN;
     d[ONE_STEP + ARIMA] = ariUsable(d) ? ariPredict(d, 1) : Number.NaN;
     d[ONE_STEP + HOLT_WINTERS] = hwUsable(d) ? hwPredict(d, this.r, layout, 1) : Number.NaN;
-    d[ONE_STEP + MAD] = madUsable(d) ? madPredict(d, layout) : Number.NaN;
+    d[ONE_STEP + MAD] = madUsable(d) ? madPredict(d, u, layout) : Number.NaN;
     d[ONE_STEP + EWMA] = ewmaUsable(d) ? (d[EWMA_LEVEL] as number) : Number.NaN;
     const points = (d[POINTS] as number) | 0;
     let prediction: number | null = null;
@@ -144,7 +155,7 @@ export class SeriesEnsemble implements LineHost {
     }
     // the value window first: the stable line's points are its (time, value) pairs, and the line
     // writes this point's time beside the value (series-memory.ts)
-    d[EVICTED] = madUpdate(d, layout, y);
+    d[EVICTED] = madUpdate(d, u, layout, y);
     caIlrUpdate(d, y, xSeconds);
     ariUpdate(d, y);
     hwUpdate(d, this.r, layout, y);
@@ -188,7 +199,8 @@ export class SeriesEnsemble implements LineHost {
     sum += d[sortedNextRingAt(d, VALUE_META, layout.valueRing, VALUE_POINTS, VALUE_STRIDE)] as number;
     // at the zero fixed point a next +0 reads none of the rest (zero-point.ts)
     if (zeroPointReached(d)) return sum;
-    sum += (d[ariNewestAt(d)] as number) + (d[sortedMiddleAt(d, VALUE_META, layout.valueSorted)] as number);
+    // the middle rank's position, then the value it names
+    sum += (d[ariNewestAt(d)] as number) + (d[layout.valueRing + (this.u[sortedMiddleAt(d, VALUE_META, layout.valueSorted)] as number)] as number);
     sum += this.r[hwSeasonNextAt(d, layout)] as number;
     return sum + (this.r[errorNextAt(d, ERROR_STATS, layout.errorRing, MODEL_COUNT)] as number);
   }
@@ -224,7 +236,7 @@ export class SeriesEnsemble implements LineHost {
     const layout = layoutOf(d);
     const out = {} as Record<ModelName, number | null>;
     MODEL_NAMES.forEach((name, m) => {
-      out[name] = modelUsable(d, m) ? modelPredict(d, this.r, layout, m, steps) : null;
+      out[name] = modelUsable(d, m) ? modelPredict(d, this.r, this.u, layout, m, steps) : null;
     });
     return out;
   }
@@ -238,7 +250,7 @@ export class SeriesEnsemble implements LineHost {
     for (let m = 0; m < MODEL_COUNT; m += 1) {
       const w = d[WEIGHTS + m] as number;
       if (!modelUsable(d, m) || w === 0) continue;
-      s += w * modelPredict(d, this.r, layout, m, steps);
+      s += w * modelPredict(d, this.r, this.u, layout, m, steps);
       wsum += w;
     }
     const lastY = d[LAST_Y] as number;
@@ -286,7 +298,7 @@ export class SeriesEnsemble implements LineHost {
       trend: slope > 0.001 ? 'rising' : slope < -0.001 ? 'falling' : 'stable',
       warmingUp: !hwUsable(d),
       confidence: this.confidence(),
-      models: MODEL_NAMES.map((name, m) => ({ name, weight: d[WEIGHTS + m] as number, mean: modelUsable(d, m) ? modelPredict(d, this.r, layout, m, horizonMinutes * 4) : lastY })),
+      models: MODEL_NAMES.map((name, m) => ({ name, weight: d[WEIGHTS + m] as number, mean: modelUsable(d, m) ? modelPredict(d, this.r, this.u, layout, m, horizonMinutes * 4) : lastY })),
       points,
     };
   }
@@ -317,12 +329,12 @@ export class SeriesEnsemble implements LineHost {
  * the EWMA level stays +0; the stable line (its sample times move), the value window (its times),
  * the counters and the reweighing are updated as observe does.
  */
-function observeAtZero(d: Float64Array, r: Float32Array, layout: StageLayout, xSeconds: number): number {
+function observeAtZero(d: Float64Array, r: Float32Array, u: Uint16Array, layout: StageLayout, xSeconds: number): number {
   const points = (d[POINTS] as number) | 0;
   const prediction = combineOneStep(d);
   errorPushZeros(d, ERROR_STATS, r, layout.errorRing, MODEL_COUNT);
   // the value window before the stable line, as in observe
-  d[EVICTED] = madUpdate(d, layout, 0);
+  d[EVICTED] = madUpdate(d, u, layout, 0);
   caIlrUpdate(d, 0, xSeconds);
   ariUpdateAtZero(d);
   hwUpdateAtZero(d);

@@ -17,7 +17,9 @@
  *
  * The value window's ring holds each point's sample time beside its value, (time, value) pairs:
  * the stable line's 240 points are the last 240 of those 300 pairs, so the line reads them there
- * (line-slots.ts lineSharePoints) instead of keeping a copy (3.8 KB per series).
+ * (line-slots.ts lineSharePoints) instead of keeping a copy (3.8 KB per series). The window's sorted
+ * order is kept as 16-bit positions in that ring (sorted-slots.ts), not as a sorted copy of the
+ * values (600 bytes instead of 2 400).
  */
 import { LINE_POINTS, lineRegion, lineSharePoints } from '../regression/line-slots.js';
 import { SORTED_META } from './sorted-slots.js';
@@ -86,6 +88,7 @@ export interface StageLayout {
   readonly room: number;
   /** the value window's ring, interleaved with the sample times: value k at valueRing + 2k */
   readonly valueRing: number;
+  /** the value window's sorted positions (sorted-slots.ts), an element of the memory's Uint16 view (positionsView) */
   readonly valueSorted: number;
   /**
    * the sample times of the last 300 points, at recentX + 2k (valueRing - 1: each before its
@@ -119,7 +122,8 @@ function stageLayout(room: number): StageLayout {
   // that a point's value and time share a cache line, time first (the stable line's (x, y) pairs)
   const recentX = take(2 * Math.min(VALUE_POINTS, room));
   const valueRing = recentX + 1;
-  const valueSorted = take(Math.min(VALUE_POINTS, room));
+  // 16-bit positions in the ring (sorted-slots.ts): four per Float64
+  const valueSorted = 4 * take(Math.ceil(Math.min(VALUE_POINTS, room) / 4));
   // single precision (models.ts hwUpdate), like the residual rings
   const season = 2 * take(Math.ceil(Math.min(SEASON, room) / 2));
   // single precision (error-slots.ts): an element of the memory's Float32 view, two per Float64
@@ -156,6 +160,11 @@ function shareStablePoints(d: Float64Array, layout: StageLayout): void {
 /** the memory seen as floats (the season's and the residual rings' elements: StageLayout.season, errorRing, residuals) */
 export function floatView(d: Float64Array): Float32Array {
   return new Float32Array(d.buffer, d.byteOffset, d.length * 2);
+}
+
+/** the memory seen as 16-bit integers (the value window's sorted positions: StageLayout.valueSorted) */
+export function positionsView(d: Float64Array): Uint16Array {
+  return new Uint16Array(d.buffer, d.byteOffset, d.length * 4);
 }
 
 /** true when the next point needs the next stage's room */

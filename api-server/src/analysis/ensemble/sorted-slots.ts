@@ -1,14 +1,22 @@
 /**
  * The last `capacity` values kept both in arrival order (a ring) and sorted, as functions over
- * regions of a Float64Array: the median is O(1) to read, the median absolute deviation O(log W),
- * and an update costs O(W) memory moves with no allocation.
+ * regions of a Float64Array and a Uint16Array: the median is O(1) to read, the median absolute
+ * deviation O(log W), and an update costs O(W) moves of 16-bit positions with no allocation.
  *
- * Regions: three scalars at `meta` (ring head, count, where the last deviation search ended), the
- * ring at `ring` and the sorted copy at `sorted`, each with room for at least count + 1 values
- * while the window fills (the ring is the prefix [0, count) then, head 0) and exactly `capacity`
- * once full. Zeros are an empty window. The ring's k-th value is at `ring + k * stride`: a stride
- * of 2 leaves every other element to a ring of the same positions (a series keeps its sample
- * times there, in the same cache line as the values).
+ * Regions: three scalars at `meta` (ring head, count, where the last deviation search ended) and the
+ * ring at `ring` in the Float64Array `d`; the sorted order at `sorted` in the Uint16Array `p`: the
+ * ring's positions ordered by their values, each the offset of a value from `ring` (slot k at
+ * k * stride), so the k-th smallest value is d[ring + p[sorted + k]]. Two bytes a value instead of
+ * the eight of a sorted copy of the values (docs/memory.md); the searches read each value through
+ * its position. Each region has room for at least count + 1 values while the window fills (the
+ * ring is the prefix [0, count) then, head 0) and exactly `capacity` once full; capacity x stride
+ * is at most 65 536. Zeros are an empty window. A stride of 2 leaves every other element to a ring
+ * of the same positions (a series keeps its sample times there, in the same cache line as the
+ * values).
+ *
+ * The positions are a permutation of the ring's slots, ordered by value (values equal by `<`, +0 and
+ * -0 among them, in any order): the value at each position is the ring's, so the median and the
+ * deviation read exactly the window's values.
  */
 const HEAD = 0;
 const N = 1;
@@ -16,67 +24,73 @@ const N = 1;
 const HINT = 2;
 /** scalars of a window's `meta` region */
 export const SORTED_META = 3;
+/** the largest capacity x stride the 16-bit positions address */
+export const SORTED_MAX_SPAN = 1 << 16;
 
 export function sortedCount(d: Float64Array, meta: number): number {
   return d[meta + N] as number;
 }
 
 /**
- * First position in the sorted copy whose value is >= v. A branching bisection down to 16 values,
- * then the last levels without a branch on the comparisons (inside one or two cache lines). A
- * search without any branch was slower at 10 000 workloads, probably because the branching one's
- * speculative reads overlap the misses of the first levels (docs/performance.md).
+ * First rank whose value is >= v. A branching bisection down to 16 values, then the last levels
+ * without a branch on the comparisons (inside one or two cache lines of positions). A search without
+ * any branch was slower at 10 000 workloads, probably because the branching one's speculative reads
+ * overlap the misses of the first levels (docs/performance.md).
  */
-function lowerBound(d: Float64Array, sorted: number, n: number, v: number): number {
+function lowerBound(d: Float64Array, ring: number, p: Uint16Array, sorted: number, n: number, v: number): number {
   let lo = 0;
   let hi = n;
   while (hi - lo > 16) {
     const mid = (lo + hi) >> 1;
-    if ((d[sorted + mid] as number) < v) lo = mid + 1;
+    if ((d[ring + (p[sorted + mid] as number)] as number) < v) lo = mid + 1;
     else hi = mid;
   }
   // the answer is in [lo, lo + len]: step over the first half of the span when its last value is < v
   let len = hi - lo;
   while (len > 1) {
     const half = len >> 1;
-    lo += +((d[sorted + lo + half - 1] as number) < v) * half;
+    lo += +((d[ring + (p[sorted + lo + half - 1] as number)] as number) < v) * half;
     len -= half;
   }
-  return len === 1 ? lo + +((d[sorted + lo] as number) < v) : lo;
+  return len === 1 ? lo + +((d[ring + (p[sorted + lo] as number)] as number) < v) : lo;
 }
 
 /**
  * Adds v; returns the value that left the window to make room, or NaN when none did. When full,
- * the leaving value's slot in the sorted copy is reused: only the values between its position and
- * v's move, by one.
+ * the leaving slot's position is moved to v's rank: only the positions between its rank and v's
+ * move, by one. Its rank is found among the values equal to the leaving one (their positions in
+ * any order) by its position, without reading values.
  */
-export function sortedPush(d: Float64Array, meta: number, ring: number, sorted: number, capacity: number, v: number, stride = 1): number {
+export function sortedPush(d: Float64Array, meta: number, ring: number, p: Uint16Array, sorted: number, capacity: number, v: number, stride = 1): number {
   // integers held in Float64 memory: `| 0` keeps the index arithmetic in int32
   const n = (d[meta + N] as number) | 0;
   if (n === capacity) {
     const head = (d[meta + HEAD] as number) | 0;
-    const old = d[ring + head * stride] as number;
-    d[ring + head * stride] = v;
+    const slot = head * stride;
+    const old = d[ring + slot] as number;
     d[meta + HEAD] = head + 1 === capacity ? 0 : head + 1;
-    // the value leaving is the value entering (a flat series): the sorted copy stays as it is
+    // the value leaving is the value entering (a flat series): the positions stay as they are
     // (Object.is: a zero keeps its sign)
     if (Object.is(old, v)) return old;
-    const from = lowerBound(d, sorted, n, old);
-    const to = lowerBound(d, sorted, n, v);
+    // both ranks found while the slot still holds the leaving value
+    let from = lowerBound(d, ring, p, sorted, n, old);
+    while ((p[sorted + from] as number) !== slot) from += 1;
+    const to = lowerBound(d, ring, p, sorted, n, v);
     if (v < old) {
-      d.copyWithin(sorted + to + 1, sorted + to, sorted + from);
-      d[sorted + to] = v;
+      p.copyWithin(sorted + to + 1, sorted + to, sorted + from);
+      p[sorted + to] = slot;
     } else {
-      if (to > from) d.copyWithin(sorted + from, sorted + from + 1, sorted + to);
-      d[sorted + Math.max(from, to - 1)] = v;
+      if (to > from) p.copyWithin(sorted + from, sorted + from + 1, sorted + to);
+      p[sorted + Math.max(from, to - 1)] = slot;
     }
+    d[ring + slot] = v;
     return old;
   }
   // filling: nothing evicted yet, so the ring is the prefix [0, n)
+  const at = lowerBound(d, ring, p, sorted, n, v);
+  p.copyWithin(sorted + at + 1, sorted + at, sorted + n);
+  p[sorted + at] = n * stride;
   d[ring + n * stride] = v;
-  const at = lowerBound(d, sorted, n, v);
-  d.copyWithin(sorted + at + 1, sorted + at, sorted + n);
-  d[sorted + at] = v;
   d[meta + N] = n + 1;
   return Number.NaN;
 }
@@ -87,16 +101,22 @@ export function sortedNextRingAt(d: Float64Array, meta: number, ring: number, ca
   return ring + (n === capacity ? (d[meta + HEAD] as number) | 0 : n) * stride;
 }
 
-/** the element of the sorted copy in the middle of the window (where the median is read) */
+/** the element of `p` holding the middle rank's position (where the median is read) */
 export function sortedMiddleAt(d: Float64Array, meta: number, sorted: number): number {
   return sorted + (((d[meta + N] as number) | 0) >> 1);
 }
 
-export function sortedMedian(d: Float64Array, meta: number, sorted: number): number {
+/** the k-th smallest value of the window (k < count) */
+export function sortedRankValue(d: Float64Array, ring: number, p: Uint16Array, sorted: number, k: number): number {
+  return d[ring + (p[sorted + k] as number)] as number;
+}
+
+export function sortedMedian(d: Float64Array, meta: number, ring: number, p: Uint16Array, sorted: number): number {
   const n = (d[meta + N] as number) | 0;
   if (n === 0) return 0;
   const mid = n >> 1;
-  return n % 2 === 1 ? (d[sorted + mid] as number) : ((d[sorted + mid - 1] as number) + (d[sorted + mid] as number)) / 2;
+  const upper = d[ring + (p[sorted + mid] as number)] as number;
+  return n % 2 === 1 ? upper : ((d[ring + (p[sorted + mid - 1] as number)] as number) + upper) / 2;
 }
 
 /**
@@ -105,12 +125,12 @@ export function sortedMedian(d: Float64Array, meta: number, sorted: number): num
  * in O(log W) without a scratch array. An even count needs the k-th and the (k-1)-th: one search
  * gives both (kthDeviation leaves the second in BELOW).
  */
-export function sortedMedianAbsDeviation(d: Float64Array, meta: number, sorted: number, center: number): number {
+export function sortedMedianAbsDeviation(d: Float64Array, meta: number, ring: number, p: Uint16Array, sorted: number, center: number): number {
   const n = (d[meta + N] as number) | 0;
   if (n === 0) return 0;
-  const split = splitAt(d, sorted, n, center);
+  const split = splitAt(d, ring, p, sorted, n, center);
   const k = n >> 1;
-  const upper = kthDeviation(d, meta, sorted, n, center, split, k);
+  const upper = kthDeviation(d, meta, ring, p, sorted, n, center, split, k);
   return n % 2 === 1 ? upper : ((BELOW[0] as number) + upper) / 2;
 }
 
@@ -131,16 +151,15 @@ export function sortedZeroDeviation(d: Float64Array, meta: number): number {
 }
 
 /**
- * A position that splits the sorted copy into values <= `center` on its left and values >=
- * `center` from it on: the middle when `center` lies between the two middle values (the usual call,
- * `center` being the median: one comparison pair instead of a search), else lowerBound(center).
- * Values equal to `center` deviate by 0 on either side, so every such split gives the deviations
- * the same values.
+ * A rank that splits the window into values <= `center` below it and values >= `center` from it
+ * on: the middle when `center` lies between the two middle values (the usual call, `center` being
+ * the median: one comparison pair instead of a search), else lowerBound(center). Values equal to
+ * `center` deviate by 0 on either side, so every such split gives the deviations the same values.
  */
-function splitAt(d: Float64Array, sorted: number, n: number, center: number): number {
+function splitAt(d: Float64Array, ring: number, p: Uint16Array, sorted: number, n: number, center: number): number {
   const mid = n >> 1;
-  if ((d[sorted + mid] as number) >= center && (mid === 0 || (d[sorted + mid - 1] as number) <= center)) return mid;
-  return lowerBound(d, sorted, n, center);
+  if ((d[ring + (p[sorted + mid] as number)] as number) >= center && (mid === 0 || (d[ring + (p[sorted + mid - 1] as number)] as number) <= center)) return mid;
+  return lowerBound(d, ring, p, sorted, n, center);
 }
 
 /** the k-th oldest value (0 = oldest), k < count */
@@ -153,17 +172,18 @@ export function sortedAt(d: Float64Array, meta: number, ring: number, capacity: 
 const BELOW = new Float64Array(1);
 
 /**
- * The k-th smallest (0-based) of the left run L_i = center - sorted[split - 1 - i] and the right
- * run R_j = sorted[split + j] - center: take i from L and k + 1 - i from R such that neither run's
- * last taken element exceeds the other's first untaken one. The k + 1 taken are the k + 1
- * smallest: the k-th is the largest of them, and the (k-1)-th, left in BELOW when k >= 1, the
- * second largest (the element before the largest in its run, or the other run's last taken).
- * The search starts where the window's last one ended (the HINT scalar at `meta`) and gallops
- * outwards (1, 2, 4, ... positions) while the answer lies the same way, then bisects what is left:
- * one point in and one out move the answer by a position or two. Where it starts changes only how
- * many probes it takes (the k + 1 smallest are the same values for every valid split).
+ * The k-th smallest (0-based) of the left run L_i = center - value(split - 1 - i) and the right
+ * run R_j = value(split + j) - center (value(r): the value of rank r): take i from L and k + 1 - i
+ * from R such that neither run's last taken element exceeds the other's first untaken one. The
+ * k + 1 taken are the k + 1 smallest: the k-th is the largest of them, and the (k-1)-th, left in
+ * BELOW when k >= 1, the second largest (the element before the largest in its run, or the other
+ * run's last taken). The search starts where the window's last one ended (the HINT scalar at
+ * `meta`) and gallops outwards (1, 2, 4, ... positions) while the answer lies the same way, then
+ * bisects what is left: one point in and one out move the answer by a position or two. Where it
+ * starts changes only how many probes it takes (the k + 1 smallest are the same values for every
+ * valid split).
  */
-function kthDeviation(d: Float64Array, meta: number, s: number, n: number, center: number, split: number, k: number): number {
+function kthDeviation(d: Float64Array, meta: number, ring: number, p: Uint16Array, s: number, n: number, center: number, split: number, k: number): number {
   const nLeft = split;
   const nRight = n - split;
   const take = k + 1;
@@ -176,10 +196,10 @@ function kthDeviation(d: Float64Array, meta: number, s: number, n: number, cente
   let way = 0;
   while (lo <= hi) {
     const j = take - i;
-    const leftLast = i > 0 ? center - (d[s + split - i] as number) : Number.NEGATIVE_INFINITY;
-    const leftNext = i < nLeft ? center - (d[s + split - 1 - i] as number) : Number.POSITIVE_INFINITY;
-    const rightLast = j > 0 ? (d[s + split + j - 1] as number) - center : Number.NEGATIVE_INFINITY;
-    const rightNext = j < nRight ? (d[s + split + j] as number) - center : Number.POSITIVE_INFINITY;
+    const leftLast = i > 0 ? center - (d[ring + (p[s + split - i] as number)] as number) : Number.NEGATIVE_INFINITY;
+    const leftNext = i < nLeft ? center - (d[ring + (p[s + split - 1 - i] as number)] as number) : Number.POSITIVE_INFINITY;
+    const rightLast = j > 0 ? (d[ring + (p[s + split + j - 1] as number)] as number) - center : Number.NEGATIVE_INFINITY;
+    const rightNext = j < nRight ? (d[ring + (p[s + split + j] as number)] as number) - center : Number.POSITIVE_INFINITY;
     if (leftLast > rightNext) {
       // the answer is left of i
       hi = i - 1;
@@ -202,10 +222,10 @@ function kthDeviation(d: Float64Array, meta: number, s: number, n: number, cente
     } else {
       d[meta + HINT] = i;
       if (leftLast >= rightLast) {
-        const beforeLeft = i > 1 ? center - (d[s + split - i + 1] as number) : Number.NEGATIVE_INFINITY;
+        const beforeLeft = i > 1 ? center - (d[ring + (p[s + split - i + 1] as number)] as number) : Number.NEGATIVE_INFINITY;
         BELOW[0] = Math.max(beforeLeft, rightLast);
       } else {
-        const beforeRight = j > 1 ? (d[s + split + j - 2] as number) - center : Number.NEGATIVE_INFINITY;
+        const beforeRight = j > 1 ? (d[ring + (p[s + split + j - 2] as number)] as number) - center : Number.NEGATIVE_INFINITY;
         BELOW[0] = Math.max(leftLast, beforeRight);
       }
       return Math.max(leftLast, rightLast);
