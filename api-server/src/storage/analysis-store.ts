@@ -163,18 +163,20 @@ export class AnalysisStore {
    */
   async writeStates(keys: readonly string[], exportState: (key: string) => unknown, pause?: () => Promise<void> | undefined, maxBatchBytes = STATE_BATCH_BYTES): Promise<string[]> {
     const missing: string[] = [];
-    let batch = this.state.batch();
+    // a batch of the database with the sublevel per put (a sublevel's own chained batch throws
+    // while the sublevel is still opening, right after the store is made)
+    let batch = this.db.batch();
     let bytes = 0;
     for (const key of keys) {
       const state = exportState(key);
       if (state === undefined) missing.push(key);
       else {
         const json = JSON.stringify(state);
-        batch.put(key, json);
+        batch.put(key, json, { sublevel: this.state });
         bytes += json.length;
         if (bytes >= maxBatchBytes) {
           await batch.write();
-          batch = this.state.batch();
+          batch = this.db.batch();
           bytes = 0;
         }
       }

@@ -15,7 +15,6 @@ describe('AnalysisStore.writeStates: analysis state in bounded batches (real Lev
     try {
       const store = new AnalysisStore(db);
       const keys = ['a', 'b', 'c', 'd', 'e'];
-      await store.writeTick({ snapshots: keys.map((k) => snapshotOf(k)), history: [], anomalies: [], ruptures: [], fingerprints: [] });
       /** the keys of each batch written, in order */
       const batches: string[][] = [];
       db.on('write', (ops: { key: string }[]) => batches.push(ops.map((o) => o.key)));
@@ -41,6 +40,8 @@ describe('AnalysisStore.writeStates: analysis state in bounded batches (real Lev
         ['!state!a', '!state!b', '!state!c'],
         ['!state!d', '!state!e'],
       ]);
+      // written right after the store was made (its sublevels still opening), before any snapshot
+      await store.writeTick({ snapshots: keys.map((k) => snapshotOf(k)), history: [], anomalies: [], ruptures: [], fingerprints: [] });
       const loaded = await store.loadWorkloads();
       expect(loaded.map((w) => w.snapshot.key)).to.deep.equal(keys);
       for (const w of loaded) expect(JSON.stringify(w.state)).to.have.length(100);
