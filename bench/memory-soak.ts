@@ -13,6 +13,7 @@
  *
  * usage: npm run bench:memory-soak -- [--workloads 10000] [--minutes 30] [--steps 400]
  *        [--sample-seconds 5] [--project DIR: a built checkout other than this one]
+ *        [--end-by ISO-TIME: the live phase ends then at the latest; the run says how long it lasted]
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -30,6 +31,7 @@ const { values } = parseArgs({
     steps: { type: 'string', default: '400' },
     'sample-seconds': { type: 'string', default: '5' },
     project: { type: 'string' },
+    'end-by': { type: 'string' },
   },
 });
 const positive = (name: string, v: string): number => {
@@ -41,6 +43,8 @@ const workloads = positive('workloads', values.workloads);
 const minutes = positive('minutes', values.minutes);
 const steps = positive('steps', values.steps);
 const sampleMs = positive('sample-seconds', values['sample-seconds']) * 1000;
+const endBy = values['end-by'] === undefined ? Number.POSITIVE_INFINITY : Date.parse(values['end-by']);
+if (Number.isNaN(endBy)) throw new Error(`--end-by must be an ISO time, got ${JSON.stringify(values['end-by'])}`);
 const project = resolve(values.project ?? resolve(import.meta.dirname, '..'));
 /** workloads per remote-write request */
 const CHUNK = 1000;
@@ -137,7 +141,9 @@ try {
   console.log(`  backlog analysed after ${analysedS.toFixed(0)} s (sent in ${backfillS.toFixed(0)} s): RSS ${rssMb(pid).toFixed(0)} MB, peak so far ${Math.max(peaks.backfill, peaks.analysis).toFixed(0)} MB (${await breakdown(svc.restPort)})`);
   // live: one step of every workload per 15 s of wall time, its sample time now
   phase = 'live';
-  const liveEnd = Date.now() + minutes * 60_000;
+  const liveStart = Date.now();
+  const liveEnd = Math.min(liveStart + minutes * 60_000, endBy);
+  if (liveEnd < Date.now() + minutes * 60_000) console.log(`  the live phase is cut to ${((liveEnd - Date.now()) / 60_000).toFixed(1)} min by --end-by`);
   let nextMinute = Date.now() + 60_000;
   for (let s = steps; Date.now() < liveEnd && !dead; s++) {
     const due = Date.now() + STEP_MS;
@@ -145,7 +151,7 @@ try {
     non2xx += r.non2xx;
     refused += r.refused;
     if (Date.now() >= nextMinute) {
-      console.log(`  live, ${Math.round((minutes * 60_000 - (liveEnd - Date.now())) / 60_000)} min: RSS ${rssMb(pid).toFixed(0)} MB, peak ${peaks.live.toFixed(0)} MB (${await breakdown(svc.restPort)}; load ${load()})`);
+      console.log(`  live, ${Math.round((Date.now() - liveStart) / 60_000)} min: RSS ${rssMb(pid).toFixed(0)} MB, peak ${peaks.live.toFixed(0)} MB (${await breakdown(svc.restPort)}; load ${load()})`);
       nextMinute += 60_000;
     }
     await sleep(Math.max(0, Math.min(due, liveEnd) - Date.now()));
