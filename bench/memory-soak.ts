@@ -126,7 +126,7 @@ try {
     if (s === 0 && r.non2xx === r.requests) throw new Error(`the service refused the first step's every request (HTTP ${r.code})`);
     non2xx += r.non2xx;
     refused += r.refused;
-    if ((s + 1) % 50 === 0) console.log(`  backfill step ${s + 1}/${steps}: RSS ${rssMb(pid).toFixed(0)} MB (${((Date.now() - started) / 1000).toFixed(0)} s, load ${load()})`);
+    if ((s + 1) % 50 === 0) console.log(`  backfill step ${s + 1}/${steps}: RSS ${rssMb(pid).toFixed(0)} MB (${await breakdown(svc.restPort)}; ${((Date.now() - started) / 1000).toFixed(0)} s, load ${load()})`);
   }
   const backfillS = (Date.now() - started) / 1000;
   // analysed: every workload listed and the ingest queue empty for three polls 5 s apart (at most 2 h)
@@ -135,7 +135,7 @@ try {
     const h = await getJson(svc.restPort, '/api/v2/health', apiKey);
     calm = (h['workloads'] as number) >= workloads && (h['ingest_queue'] ?? 0) === 0 ? calm + 1 : 0;
     await sleep(5000);
-    if (i % 12 === 11) console.log(`  analysing the backlog, ${((Date.now() - started) / 1000).toFixed(0)} s: ${String(h['workloads'])} workloads, queue ${String(h['ingest_queue'])}, RSS ${rssMb(pid).toFixed(0)} MB (load ${load()})`);
+    if (i % 12 === 11) console.log(`  analysing the backlog, ${((Date.now() - started) / 1000).toFixed(0)} s: ${String(h['workloads'])} workloads, queue ${String(h['ingest_queue'])}, RSS ${rssMb(pid).toFixed(0)} MB (${await breakdown(svc.restPort)}; load ${load()})`);
   }
   const analysedS = (Date.now() - started) / 1000;
   console.log(`  backlog analysed after ${analysedS.toFixed(0)} s (sent in ${backfillS.toFixed(0)} s): RSS ${rssMb(pid).toFixed(0)} MB, peak so far ${Math.max(peaks.backfill, peaks.analysis).toFixed(0)} MB (${await breakdown(svc.restPort)})`);
