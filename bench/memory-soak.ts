@@ -171,6 +171,7 @@ try {
       `workloads ${String(health['workloads'])}, refusing new workloads: ${String(memory['refusing_new_workloads'])}`,
   );
   console.log(JSON.stringify({ workloads, minutes, steps, backfill_s: Math.round(backfillS), analysed_s: Math.round(analysedS), live_s: Math.round((Date.now() - started) / 1000 - analysedS), max_load_1m: Number(maxLoad.toFixed(1)), limit_mb: Math.round(limitMb), peak_rss_mb: Math.round(peak), peaks_mb: { backfill: Math.round(peaks.backfill), analysis: Math.round(peaks.analysis), live: Math.round(peaks.live), vm_hwm: Math.round(hwmMb) }, below_limit: below, non2xx, refused }));
+  if (dead) console.error(`the service's log ends:\n${readFileSync(join(dir, 'svc.log'), 'utf8').split('\n').slice(-15).join('\n')}`);
   process.exitCode = below ? 0 : 1;
 } catch (error) {
   console.error(`failed; the service's log ends:\n${readFileSync(join(dir, 'svc.log'), 'utf8').split('\n').slice(-15).join('\n')}`);
