@@ -13,10 +13,11 @@
  *
  * usage: npm run bench:memory-soak -- [--workloads 10000] [--minutes 30] [--steps 400]
  *        [--sample-seconds 5] [--project DIR: a built checkout other than this one]
+ *        [--end-by ISO-TIME: the live phase ends then at the latest; the run says how long it lasted]
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readPodSettings } from './memory/pod-settings.js';
@@ -30,6 +31,7 @@ const { values } = parseArgs({
     steps: { type: 'string', default: '400' },
     'sample-seconds': { type: 'string', default: '5' },
     project: { type: 'string' },
+    'end-by': { type: 'string' },
   },
 });
 const positive = (name: string, v: string): number => {
@@ -41,11 +43,20 @@ const workloads = positive('workloads', values.workloads);
 const minutes = positive('minutes', values.minutes);
 const steps = positive('steps', values.steps);
 const sampleMs = positive('sample-seconds', values['sample-seconds']) * 1000;
+const endBy = values['end-by'] === undefined ? Number.POSITIVE_INFINITY : Date.parse(values['end-by']);
+if (Number.isNaN(endBy)) throw new Error(`--end-by must be an ISO time, got ${JSON.stringify(values['end-by'])}`);
 const project = resolve(values.project ?? resolve(import.meta.dirname, '..'));
 /** workloads per remote-write request */
 const CHUNK = 1000;
 const STEP_MS = 15_000;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+/** the machine's 1-minute load average, and the highest seen */
+let maxLoad = 0;
+const load = (): string => {
+  const l = loadavg()[0]!;
+  maxLoad = Math.max(maxLoad, l);
+  return l.toFixed(1);
+};
 
 const pod = readPodSettings(project);
 // the pod's NODE_ENV=production wants an API key (else every call answers 503)
@@ -115,19 +126,24 @@ try {
     if (s === 0 && r.non2xx === r.requests) throw new Error(`the service refused the first step's every request (HTTP ${r.code})`);
     non2xx += r.non2xx;
     refused += r.refused;
-    if ((s + 1) % 50 === 0) console.log(`  backfill step ${s + 1}/${steps}: RSS ${rssMb(pid).toFixed(0)} MB (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+    if ((s + 1) % 50 === 0) console.log(`  backfill step ${s + 1}/${steps}: RSS ${rssMb(pid).toFixed(0)} MB (${await breakdown(svc.restPort)}; ${((Date.now() - started) / 1000).toFixed(0)} s, load ${load()})`);
   }
+  const backfillS = (Date.now() - started) / 1000;
   // analysed: every workload listed and the ingest queue empty for three polls 5 s apart (at most 2 h)
   phase = 'analysis';
   for (let calm = 0, i = 0; i < 1440 && calm < 3 && !dead; i++) {
     const h = await getJson(svc.restPort, '/api/v2/health', apiKey);
     calm = (h['workloads'] as number) >= workloads && (h['ingest_queue'] ?? 0) === 0 ? calm + 1 : 0;
     await sleep(5000);
+    if (i % 12 === 11) console.log(`  analysing the backlog, ${((Date.now() - started) / 1000).toFixed(0)} s: ${String(h['workloads'])} workloads, queue ${String(h['ingest_queue'])}, RSS ${rssMb(pid).toFixed(0)} MB (${await breakdown(svc.restPort)}; load ${load()})`);
   }
-  console.log(`  backlog analysed after ${((Date.now() - started) / 1000).toFixed(0)} s: RSS ${rssMb(pid).toFixed(0)} MB, peak so far ${Math.max(peaks.backfill, peaks.analysis).toFixed(0)} MB (${await breakdown(svc.restPort)})`);
+  const analysedS = (Date.now() - started) / 1000;
+  console.log(`  backlog analysed after ${analysedS.toFixed(0)} s (sent in ${backfillS.toFixed(0)} s): RSS ${rssMb(pid).toFixed(0)} MB, peak so far ${Math.max(peaks.backfill, peaks.analysis).toFixed(0)} MB (${await breakdown(svc.restPort)})`);
   // live: one step of every workload per 15 s of wall time, its sample time now
   phase = 'live';
-  const liveEnd = Date.now() + minutes * 60_000;
+  const liveStart = Date.now();
+  const liveEnd = Math.min(liveStart + minutes * 60_000, endBy);
+  if (liveEnd < Date.now() + minutes * 60_000) console.log(`  the live phase is cut to ${((liveEnd - Date.now()) / 60_000).toFixed(1)} min by --end-by`);
   let nextMinute = Date.now() + 60_000;
   for (let s = steps; Date.now() < liveEnd && !dead; s++) {
     const due = Date.now() + STEP_MS;
@@ -135,7 +151,7 @@ try {
     non2xx += r.non2xx;
     refused += r.refused;
     if (Date.now() >= nextMinute) {
-      console.log(`  live, ${Math.round((minutes * 60_000 - (liveEnd - Date.now())) / 60_000)} min: RSS ${rssMb(pid).toFixed(0)} MB, peak ${peaks.live.toFixed(0)} MB (${await breakdown(svc.restPort)})`);
+      console.log(`  live, ${Math.round((Date.now() - liveStart) / 60_000)} min: RSS ${rssMb(pid).toFixed(0)} MB, peak ${peaks.live.toFixed(0)} MB (${await breakdown(svc.restPort)}; load ${load()})`);
       nextMinute += 60_000;
     }
     await sleep(Math.max(0, Math.min(due, liveEnd) - Date.now()));
@@ -154,7 +170,8 @@ try {
       `${below ? 'stayed below the limit' : dead ? 'THE SERVICE DIED' : 'EXCEEDED THE LIMIT'}; ${non2xx} non-2xx requests (${refused} refused, 429); ` +
       `workloads ${String(health['workloads'])}, refusing new workloads: ${String(memory['refusing_new_workloads'])}`,
   );
-  console.log(JSON.stringify({ workloads, minutes, steps, limit_mb: Math.round(limitMb), peak_rss_mb: Math.round(peak), peaks_mb: { backfill: Math.round(peaks.backfill), analysis: Math.round(peaks.analysis), live: Math.round(peaks.live), vm_hwm: Math.round(hwmMb) }, below_limit: below, non2xx, refused }));
+  console.log(JSON.stringify({ workloads, minutes, steps, backfill_s: Math.round(backfillS), analysed_s: Math.round(analysedS), live_s: Math.round((Date.now() - started) / 1000 - analysedS), max_load_1m: Number(maxLoad.toFixed(1)), limit_mb: Math.round(limitMb), peak_rss_mb: Math.round(peak), peaks_mb: { backfill: Math.round(peaks.backfill), analysis: Math.round(peaks.analysis), live: Math.round(peaks.live), vm_hwm: Math.round(hwmMb) }, below_limit: below, non2xx, refused }));
+  if (dead) console.error(`the service's log ends:\n${readFileSync(join(dir, 'svc.log'), 'utf8').split('\n').slice(-15).join('\n')}`);
   process.exitCode = below ? 0 : 1;
 } catch (error) {
   console.error(`failed; the service's log ends:\n${readFileSync(join(dir, 'svc.log'), 'utf8').split('\n').slice(-15).join('\n')}`);

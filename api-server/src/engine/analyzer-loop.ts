@@ -1,7 +1,8 @@
 /**
  * The analyzer and action-engine cycle (every SVC_TICK_SECONDS): hand the waiting telemetry to the
  * analysis, run the steps, write the tick's batch to LevelDB, publish band events, let the action
- * engine recommend and execute, update self-metrics. Ticks never overlap; a tick that throws is
+ * engine recommend and execute, update self-metrics, write the analysis state of the workloads
+ * whose checkpoint is due (state-checkpoints.ts). Ticks never overlap; a tick that throws is
  * logged and the next one runs.
  */
 import type { AnalysisCore, BandEvent, StepOutput, WorkloadSnapshot } from '../analysis/contract.js';
@@ -10,7 +11,8 @@ import type { IngestPipeline } from '../pipeline/ingest-pipeline.js';
 import type { AnalysisStore, KpiPoint } from '../storage/analysis-store.js';
 import type { SelfMetrics } from '../observability/self-metrics.js';
 import { KpiRollup } from './kpi-rollup.js';
-import { TimeSlicer, type SliceLengths } from './time-slicer.js';
+import { StateCheckpoints } from './state-checkpoints.js';
+import { TimeSlicer, type Pause, type SliceLengths } from './time-slicer.js';
 
 export interface LoopLogger {
   info(fields: Record<string, unknown>, message: string): void;
@@ -19,7 +21,11 @@ export interface LoopLogger {
 
 export interface AnalyzerLoopOptions {
   tickMs: number;
-  /** exported analysis state is written every this many ticks (and at shutdown) */
+  /**
+   * a workload's exported analysis state is written at least every this many ticks while it steps
+   * (each tick writes the workloads whose turn it is: state-checkpoints.ts), when it is first seen
+   * and at shutdown
+   */
   stateEveryTicks: number;
   now: () => number;
   /**
@@ -51,7 +57,7 @@ export class AnalyzerLoop {
   private running: Promise<void> | undefined;
   private ticks = 0;
   private readonly rollup = new KpiRollup();
-  private readonly dirtyState = new Set<string>();
+  private readonly checkpoints: StateCheckpoints;
   private readonly listeners: StepListener[] = [];
   /** the analysis' refusals already counted in rpt_ingest_dropped_total */
   private readonly reportedRefusals = { late: 0, overflow: 0 };
@@ -65,13 +71,17 @@ export class AnalyzerLoop {
     private readonly metrics: SelfMetrics,
     private readonly logger: LoopLogger,
     private readonly options: AnalyzerLoopOptions,
-  ) {}
+  ) {
+    this.checkpoints = new StateCheckpoints(options.stateEveryTicks);
+  }
 
   onStep(listener: StepListener): void {
     this.listeners.push(listener);
   }
 
+  /** Starts ticking; the workloads the analysis holds by now (restored from LevelDB) count as stored. */
   start(): void {
+    this.checkpoints.stored(this.core.workloadKeys());
     this.timer = setInterval(() => void this.tick(), this.options.tickMs);
   }
 
@@ -90,27 +100,25 @@ export class AnalyzerLoop {
     this.timer = undefined;
     if (this.running) await this.running;
     await this.tick();
-    await this.flushState([...this.dirtyState]);
+    await this.flushState(this.checkpoints.takeAll());
   }
 
   private async runTick(): Promise<void> {
     const now = this.options.now();
+    let stateDue: string[] = [];
+    let pause: Pause | undefined;
     try {
       this.pipeline.drain();
       this.metrics.queueSize(this.pipeline.waiting);
       const slices = this.options.slices;
       const slicer = slices === undefined ? undefined : new TimeSlicer(slices, () => this.pipeline.offers);
+      pause = slicer?.pause;
       const output = await this.step(now, slicer);
       this.reportRefusals();
       this.ticks += 1;
-      const stateDue = this.ticks % this.options.stateEveryTicks === 0;
       // a backfilled workload steps many buckets in one tick: only its latest snapshot (and state) is stored
-      const snapshots = latestPerWorkload(output.snapshots).map((snapshot) => {
-        const known = this.dirtyState.has(snapshot.key);
-        this.dirtyState.add(snapshot.key);
-        // new workloads are written with their state at once; the rest every stateEveryTicks
-        return { snapshot, state: stateDue || !known ? this.core.exportWorkload(snapshot.key) : undefined };
-      });
+      const snapshots = latestPerWorkload(output.snapshots);
+      stateDue = this.checkpoints.due(this.ticks, snapshots.map((s) => s.key));
       const history = output.snapshots.flatMap((s) => this.rollup.add(s.key, kpiPoint(s)));
       await this.store.writeTick(
         {
@@ -123,7 +131,6 @@ export class AnalyzerLoop {
         },
         slicer?.pause,
       );
-      if (stateDue) this.dirtyState.clear();
       await this.events.bandEvents(output.bandEvents);
       const ttf = new Map(output.ruptures.map((r) => [r.workload, r.ttfSeconds]));
       for (const s of output.snapshots) this.metrics.snapshot(s, ttf.get(s.key));
@@ -133,6 +140,12 @@ export class AnalyzerLoop {
       for (const listener of this.listeners) listener(output);
     } catch (error) {
       this.logger.error({ err: error }, 'analyzer tick failed');
+    }
+    // last, so that the band events and actions do not wait for it; also when the rest failed
+    try {
+      await this.writeStates(stateDue, pause);
+    } catch (error) {
+      this.logger.error({ err: error, workloads: stateDue.length }, 'writing the analysis state of the tick failed');
     }
   }
 
@@ -164,11 +177,16 @@ export class AnalyzerLoop {
     reported.overflow = stats.overflowSamples;
   }
 
+  /** the exported state of `keys`, one at a time in bounded batches; a workload the analysis no longer holds is forgotten */
+  private async writeStates(keys: readonly string[], pause?: Pause): Promise<void> {
+    const gone = await this.store.writeStates(keys, (key) => this.core.exportWorkload(key), pause);
+    for (const key of gone) this.checkpoints.forget(key);
+  }
+
   private async flushState(keys: string[]): Promise<void> {
-    const snapshots = keys
-      .map((key) => ({ snapshot: this.core.snapshot(key), state: this.core.exportWorkload(key) }))
-      .filter((s): s is { snapshot: WorkloadSnapshot; state: unknown } => s.snapshot !== undefined);
+    const snapshots = keys.map((key) => this.core.snapshot(key)).filter((s): s is WorkloadSnapshot => s !== undefined);
     await this.store.writeTick({ snapshots, history: [], anomalies: [], ruptures: [], fingerprints: [], rawPoints: this.pipeline.rawPoints.take(true) });
+    await this.writeStates(snapshots.map((s) => s.key));
   }
 }
 

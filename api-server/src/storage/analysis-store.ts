@@ -1,7 +1,9 @@
 /**
  * LevelDB persistence of the analysis (analytics.md §11, runtime.md "Durability"): one batch per
- * tick holding the latest snapshot and exported state of every workload that stepped, the KPI
- * history points, anomalies, explain records and fingerprints. Startup reads it all back.
+ * tick holding the latest snapshot of every workload that stepped, the KPI history points,
+ * anomalies, explain records and fingerprints; the exported states of the workloads whose
+ * checkpoint is due (engine/state-checkpoints.ts) in batches of about STATE_BATCH_BYTES beside
+ * it. Startup reads it all back.
  *
  * Sublevels: `snap` (key → snapshot), `state` (key → exported analysis state), `hist`
  * (`tier!key!time` → KPI point), `anom` (`time!id` → anomaly), `rupt` (id → explain record),
@@ -30,8 +32,8 @@ export interface RawMetricPoint {
 }
 
 export interface TickWrite {
-  /** `state` undefined: only the snapshot is written, the state stored earlier stays */
-  snapshots: { snapshot: WorkloadSnapshot; state: unknown }[];
+  /** the latest snapshot of each workload that stepped (the states are written by writeStates) */
+  snapshots: WorkloadSnapshot[];
   history: { tier: HistoryTier; key: string; point: KpiPoint }[];
   anomalies: AnomalyEvent[];
   ruptures: ExplainRecord[];
@@ -64,6 +66,13 @@ async function putEach<T>(items: readonly T[], put: (item: T) => void, pause: ((
   }
 }
 
+/**
+ * JSON bytes of exported analysis state after which a LevelDB batch of states is written (it
+ * exceeds this by less than one state): a checkpoint of many workloads holds this much encoded state at a time, not all of it
+ * (a workload's state is ~200 KB at full windows: docs/memory-soak.md).
+ */
+export const STATE_BATCH_BYTES = 16 * 1_048_576;
+
 const pad = (t: number): string => Math.max(0, Math.floor(t)).toString().padStart(15, '0');
 
 export class AnalysisStore {
@@ -79,7 +88,8 @@ export class AnalysisStore {
 
   constructor(private readonly db: ClassicLevel<string, string>) {
     this.snap = db.sublevel<string, WorkloadSnapshot>('snap', { valueEncoding: 'json' });
-    this.state = db.sublevel<string, unknown>('state', { valueEncoding: 'json' });
+    // JSON, encoded here (not by the sublevel) to count the bytes of a batch
+    this.state = db.sublevel<string, string>('state', { valueEncoding: 'utf8' });
     this.hist = db.sublevel<string, KpiPoint>('hist', { valueEncoding: 'json' });
     this.anom = db.sublevel<string, AnomalyEvent>('anom', { valueEncoding: 'json' });
     this.rupt = db.sublevel<string, ExplainRecord>('rupt', { valueEncoding: 'json' });
@@ -135,10 +145,7 @@ export class AnalysisStore {
     const raw = w.rawPoints ?? [];
     if (w.snapshots.length + w.history.length + w.anomalies.length + w.ruptures.length + w.fingerprints.length + raw.length === 0) return;
     const batch = this.db.batch();
-    await putEach(w.snapshots, ({ snapshot, state }) => {
-      batch.put(snapshot.key, snapshot, { sublevel: this.snap });
-      if (state !== undefined) batch.put(snapshot.key, state, { sublevel: this.state });
-    }, pause, 1);
+    await putEach(w.snapshots, (snapshot) => batch.put(snapshot.key, snapshot, { sublevel: this.snap }), pause);
     await putEach(w.history, (h) => batch.put(`${h.tier}!${h.key}!${pad(h.point.t)}`, h.point, { sublevel: this.hist }), pause);
     await putEach(w.anomalies, (a) => batch.put(`${pad(a.timeMs)}!${a.id}`, a, { sublevel: this.anom }), pause);
     for (const r of w.ruptures) batch.put(r.ruptureId, r, { sublevel: this.rupt });
@@ -148,10 +155,45 @@ export class AnalysisStore {
     for (const listener of this.listeners) listener(w);
   }
 
+  /**
+   * Writes the exported analysis state of each workload of `keys`, exporting one at a time
+   * (`exportState`; undefined: the analysis no longer holds it, nothing is written) into batches
+   * written once they hold `maxBatchBytes` of JSON, so that only one batch's states are held at once.
+   * `pause` is asked after each state, as in writeTick. Returns the keys whose state was undefined.
+   */
+  async writeStates(keys: readonly string[], exportState: (key: string) => unknown, pause?: () => Promise<void> | undefined, maxBatchBytes = STATE_BATCH_BYTES): Promise<string[]> {
+    const missing: string[] = [];
+    // a batch of the database with the sublevel per put (a sublevel's own chained batch throws
+    // while the sublevel is still opening, right after the store is made)
+    let batch = this.db.batch();
+    let bytes = 0;
+    for (const key of keys) {
+      const state = exportState(key);
+      if (state === undefined) missing.push(key);
+      else {
+        const json = JSON.stringify(state);
+        batch.put(key, json, { sublevel: this.state });
+        bytes += json.length;
+        if (bytes >= maxBatchBytes) {
+          await batch.write();
+          batch = this.db.batch();
+          bytes = 0;
+        }
+      }
+      const wait = pause?.();
+      if (wait !== undefined) await wait;
+    }
+    if (batch.length > 0) await batch.write();
+    else await batch.close();
+    return missing;
+  }
+
+  /** every stored snapshot with the workload's stored state (undefined when none) */
   async loadWorkloads(): Promise<{ snapshot: WorkloadSnapshot; state: unknown }[]> {
     const out: { snapshot: WorkloadSnapshot; state: unknown }[] = [];
     for await (const [key, snapshot] of this.snap.iterator()) {
-      out.push({ snapshot, state: await this.state.get(key) });
+      const json = await this.state.get(key);
+      out.push({ snapshot, state: json === undefined ? undefined : (JSON.parse(json) as unknown) });
     }
     return out;
   }

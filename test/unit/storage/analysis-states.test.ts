@@ -1,0 +1,75 @@
+import { expect } from 'chai';
+import { ClassicLevel } from 'classic-level';
+import { AnalysisStore } from '../../../api-server/src/storage/analysis-store.js';
+import { makeTempDir } from '../../support/temp-dir.js';
+import { snapshotOf } from '../../support/analysis-fixtures.js';
+
+/** a state whose JSON is `bytes` long: {"k":"xxx…"} */
+const stateOf = (bytes: number): { k: string } => ({ k: 'x'.repeat(bytes - 8) });
+
+describe('AnalysisStore.writeStates: analysis state in bounded batches (real LevelDB)', () => {
+  it('writes each state, a batch once it holds maxBatchBytes of JSON, and reads them back with the snapshots', async () => {
+    const dir = await makeTempDir('analysis-states');
+    const db = new ClassicLevel<string, string>(dir.path);
+    await db.open();
+    try {
+      const store = new AnalysisStore(db);
+      const keys = ['a', 'b', 'c', 'd', 'e'];
+      /** the keys of each batch written, in order */
+      const batches: string[][] = [];
+      db.on('write', (ops: { key: string }[]) => batches.push(ops.map((o) => o.key)));
+      const exported: string[] = [];
+      let pauses = 0;
+      // 100 bytes each, 250 per batch: a batch is written once it reaches 250 bytes (3 states)
+      const missing = await store.writeStates(
+        keys,
+        (k) => {
+          exported.push(k);
+          return stateOf(100);
+        },
+        () => {
+          pauses += 1;
+          return undefined;
+        },
+        250,
+      );
+      expect(missing).to.deep.equal([]);
+      expect(exported).to.deep.equal(keys);
+      expect(pauses).to.equal(5);
+      expect(batches).to.deep.equal([
+        ['!state!a', '!state!b', '!state!c'],
+        ['!state!d', '!state!e'],
+      ]);
+      // written right after the store was made (its sublevels still opening), before any snapshot
+      await store.writeTick({ snapshots: keys.map((k) => snapshotOf(k)), history: [], anomalies: [], ruptures: [], fingerprints: [] });
+      const loaded = await store.loadWorkloads();
+      expect(loaded.map((w) => w.snapshot.key)).to.deep.equal(keys);
+      for (const w of loaded) expect(JSON.stringify(w.state)).to.have.length(100);
+    } finally {
+      await db.close();
+      await dir.remove();
+    }
+  });
+
+  it('skips the workloads the analysis no longer holds, keeps their stored state and names them', async () => {
+    const dir = await makeTempDir('analysis-states-missing');
+    const db = new ClassicLevel<string, string>(dir.path);
+    await db.open();
+    try {
+      const store = new AnalysisStore(db);
+      await store.writeTick({ snapshots: [snapshotOf('a'), snapshotOf('b')], history: [], anomalies: [], ruptures: [], fingerprints: [] });
+      await store.writeStates(['a', 'b'], (k) => ({ v: k }));
+      const missing = await store.writeStates(['a', 'b'], (k) => (k === 'a' ? undefined : { v: 'b2' }));
+      expect(missing).to.deep.equal(['a']);
+      const loaded = await store.loadWorkloads();
+      expect(loaded.map((w) => w.state)).to.deep.equal([{ v: 'a' }, { v: 'b2' }]);
+      // a snapshot without a stored state: restored without one
+      await store.writeTick({ snapshots: [snapshotOf('c')], history: [], anomalies: [], ruptures: [], fingerprints: [] });
+      expect((await store.loadWorkloads()).find((w) => w.snapshot.key === 'c')?.state).to.equal(undefined);
+      expect(await store.writeStates([], () => ({}))).to.deep.equal([]);
+    } finally {
+      await db.close();
+      await dir.remove();
+    }
+  });
+});
