@@ -4,8 +4,8 @@
  * the event loop keeps HTTP, the drain and the tick while snappy and protobuf run beside it on the
  * other core (the measurements that chose this: docs/ingest-performance.md); with one core the
  * hand-over only adds work. Node's
- * availableParallelism() honours the container's CPU limit (libuv reads the cgroup quota), so a
- * pod limited to one CPU decodes on its event loop.
+ * availableParallelism() counts the container's CPU limit (libuv reads the cgroup quota since 1.49),
+ * so a pod limited to one CPU decodes on its event loop.
  */
 export const MAX_DECODE_WORKERS = 16;
 
