@@ -21,7 +21,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readPodSettings } from './memory/pod-settings.js';
-import { brkHeapMb, getJson, post, rssMb, startService } from './memory/processes.js';
+import { brkHeapMb, getJson, postRetrying, rssMb, startService } from './memory/processes.js';
 import { remoteWriteBody } from './memory/remote-write-body.js';
 
 const { values } = parseArgs({
@@ -75,17 +75,21 @@ let dead = false;
 /** set before the bench stops the service itself */
 let stopping = false;
 
-/** every request of one step (CHUNK workloads each): how many were not 2xx, how many of those 429, the last code */
+/**
+ * every request of one step (CHUNK workloads each), a 429 retried after its Retry-After as
+ * Prometheus does: how many finally were not 2xx, how many 429 answers came on the way, the last code
+ */
 async function sendStep(port: number, step: number, t: number): Promise<{ non2xx: number; refused: number; requests: number; code: number }> {
   let non2xx = 0;
   let refused = 0;
   let requests = 0;
   let code = 0;
   for (let first = 0; first < workloads; first += CHUNK) {
-    code = await post(port, '/api/v2/write', remoteWriteBody(Math.min(workloads, first + CHUNK), step, t, first), apiKey).catch(() => 0);
+    const r = await postRetrying(port, '/api/v2/write', remoteWriteBody(Math.min(workloads, first + CHUNK), step, t, first), apiKey).catch(() => ({ status: 0, refused: 0 }));
+    code = r.status;
     requests++;
     if (code < 200 || code >= 300) non2xx++;
-    if (code === 429) refused++;
+    refused += r.refused;
   }
   return { non2xx, refused, requests, code };
 }
@@ -167,7 +171,7 @@ try {
   console.log(
     `peak RSS ${peak.toFixed(0)} MB (sampled every ${sampleMs / 1000} s: backfill ${peaks.backfill.toFixed(0)}, analysis ${peaks.analysis.toFixed(0)}, live ${peaks.live.toFixed(0)} MB; ` +
       `kernel VmHWM ${hwmMb.toFixed(0)} MB); limit ${limitMb.toFixed(0)} MB (${pod.limit}), high-water ${(Number(memory['high_water_bytes']) / 1_048_576).toFixed(0)} MB; ` +
-      `${below ? 'stayed below the limit' : dead ? 'THE SERVICE DIED' : 'EXCEEDED THE LIMIT'}; ${non2xx} non-2xx requests (${refused} refused, 429); ` +
+      `${below ? 'stayed below the limit' : dead ? 'THE SERVICE DIED' : 'EXCEEDED THE LIMIT'}; ${non2xx} requests not 2xx in the end; ${refused} answers 429 on the way (each retried after its Retry-After); ` +
       `workloads ${String(health['workloads'])}, refusing new workloads: ${String(memory['refusing_new_workloads'])}`,
   );
   console.log(JSON.stringify({ workloads, minutes, steps, backfill_s: Math.round(backfillS), analysed_s: Math.round(analysedS), live_s: Math.round((Date.now() - started) / 1000 - analysedS), max_load_1m: Number(maxLoad.toFixed(1)), limit_mb: Math.round(limitMb), peak_rss_mb: Math.round(peak), peaks_mb: { backfill: Math.round(peaks.backfill), analysis: Math.round(peaks.analysis), live: Math.round(peaks.live), vm_hwm: Math.round(hwmMb) }, below_limit: below, non2xx, refused }));

@@ -45,20 +45,21 @@ import { RemoteWriteDecoder } from './ingest/remote-write/remote-write-decoder.j
 import { RemoteWriteDecodePool } from './ingest/remote-write/remote-write-decode-pool.js';
 import { decodeWorkerCount } from './config/decode-workers.js';
 import { IngestPipeline } from './pipeline/ingest-pipeline.js';
-import { LocalIngestSink, type IngestSink } from './pipeline/ingest-sink.js';
+import type { IngestSink } from './pipeline/ingest-sink.js';
+import { standaloneIngest } from './pipeline/standalone-ingest.js';
 import { startClusterNode, type ClusterNode } from './cluster/cluster-node.js';
 import { ClusterActionRepository } from './cluster/action-records.js';
 import { localReads } from './reads/workload-reads.js';
 import { TokenBucket } from './pipeline/token-bucket.js';
 import { SimulationInjector } from './simulation/injector.js';
 import { StatsdListener } from './ingest/statsd/statsd-listener.js';
+import { HeapAfterGc } from './observability/heap-after-gc.js';
 import { GrpcIngestServer } from './ingest/grpc/grpc-ingest-server.js';
 import { LevelActionStore } from './storage/action-store.js';
 import { AnalysisStore } from './storage/analysis-store.js';
 import { SelfMetrics } from './observability/self-metrics.js';
 import { MemoryGuard } from './observability/memory-guard.js';
 import { resolveMemoryLimit } from './observability/memory-limit.js';
-import { AdmissionSink } from './pipeline/admission-sink.js';
 import { performance } from 'node:perf_hooks';
 import { SettingsError } from './config/load-settings.js';
 import { VERSION } from './version.js';
@@ -92,7 +93,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
   const core = new AnalysisCoreImpl({ newHexId, config: { calibrationSteps: settings.deployment.calibrationSteps, bucketGraceMs: bucketGraceMsOf(settings), singleSourceEmergencySteps: Math.ceil((settings.deployment.singleSourceEmergencyMinutes * 60) / 15) } });
   // cluster mode: rpt_ingest_samples_total counts what Kafka acknowledged to senders (the
   // telemetry producer), not what this replica's analysis reads back from the topic
-  const pipeline = new IngestPipeline(core, { accepted: (s, n) => (d.cluster.enabled ? undefined : metrics.accepted(s, n)), dropped: (r, n) => metrics.droppedRecords(r, n) }, now);
+  const pipeline = new IngestPipeline(core, { accepted: (s, n) => (d.cluster.enabled ? undefined : metrics.accepted(s, n)), dropped: (r, n) => metrics.droppedRecords(r, n) }, now, undefined, settings.ingestMaxWaitingBuckets);
   const store = new AnalysisStore(db);
   const hub = new EventHub();
   const outbox = new EventOutbox(db, settings.deployment.eventbus.backlog, {
@@ -193,35 +194,22 @@ export async function startServer(settings: Settings, options: StartOptions = {}
   await control.load(bootstrapWeights, bootstrapObjectives);
   await control.prune(now());
   const replicated = cluster === undefined ? undefined : await cluster.attachControl(control, actions);
+  const heapAfterGc = new HeapAfterGc();
+  heapAfterGc.start();
   const memoryGuard = new MemoryGuard({
     limit: resolveMemoryLimit(settings.memoryLimitBytes),
     highWater: settings.memoryHighWater,
     rss: () => process.memoryUsage.rss(),
+    heap: () => heapAfterGc.reading(),
     clock: () => performance.now(),
   });
   const guardStatus = memoryGuard.status();
-  logger.info({ memory_limit_bytes: guardStatus.limit_bytes, limit_source: guardStatus.limit_source, high_water_bytes: guardStatus.high_water_bytes }, guardStatus.limit_bytes === null ? 'no memory limit known: the high-water guard is off' : 'memory high-water guard armed');
-  let refusalLoggedAt = Number.NEGATIVE_INFINITY;
-  let refusalsUnlogged = 0;
+  logger.info(
+    { memory_limit_bytes: guardStatus.limit_bytes, limit_source: guardStatus.limit_source, high_water_bytes: guardStatus.high_water_bytes, heap_limit_bytes: guardStatus.heap_limit_bytes, heap_high_water_bytes: guardStatus.heap_high_water_bytes },
+    guardStatus.limit_bytes === null ? 'no memory limit known: the high-water guard reads V8 heap only' : 'memory high-water guard armed (resident memory and V8 heap)',
+  );
   // standalone only: a cluster replica's ingest goes to Kafka, and the workload's owner may be another replica
-  const ingest: IngestSink =
-    cluster?.ingest ??
-    new AdmissionSink(new LocalIngestSink(pipeline), memoryGuard, {
-      known: (workload) => core.hasWorkload(workload),
-      refused: ({ workloads, records }) => {
-        memoryGuard.countRefused(workloads.length);
-        metrics.workloadsRefusedCount(workloads.length);
-        metrics.droppedRecords('memory_high_water', records);
-        refusalsUnlogged += workloads.length;
-        const at = performance.now();
-        // one line per 10 s at most, however many requests are refused
-        if (at - refusalLoggedAt >= 10_000) {
-          logger.warn({ refused_workloads: refusalsUnlogged, example: workloads[0], records, memory: memoryGuard.status() }, `new workloads refused: ${memoryGuard.reason()}`);
-          refusalLoggedAt = at;
-          refusalsUnlogged = 0;
-        }
-      },
-    });
+  const ingest: IngestSink = cluster?.ingest ?? standaloneIngest({ pipeline, known: (workload) => core.hasWorkload(workload), guard: memoryGuard, metrics, logger });
   const injector = new SimulationInjector(
     {
       enqueue: (batch) => {
@@ -357,6 +345,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
         await cluster?.stop();
         await publisher.stop();
         await retention.stop();
+        heapAfterGc.stop();
         await db.close();
         logger.info('stopped');
       })();

@@ -49,19 +49,41 @@ export function startCommand(packageJson: string): { env: Record<string, string>
 }
 
 /** a remote-write POST; `apiKey`: sent as the bearer credential (a service with NODE_ENV=production wants one) */
-export function post(port: number, path: string, body: Buffer, apiKey?: string): Promise<number> {
+export async function post(port: number, path: string, body: Buffer, apiKey?: string): Promise<number> {
+  return (await postOnce(port, path, body, apiKey)).status;
+}
+
+/** one remote-write POST: its status and its Retry-After in seconds (NaN when absent) */
+function postOnce(port: number, path: string, body: Buffer, apiKey?: string): Promise<{ status: number; retryAfterS: number }> {
   const auth: Record<string, string> = apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` };
   return new Promise((resolve, reject) => {
     const r = request(
       { host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/x-protobuf', 'content-encoding': 'snappy', 'x-prometheus-remote-write-version': '0.1.0', ...auth } },
       (res) => {
         res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
+        const retryAfter = res.headers['retry-after'];
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfterS: retryAfter === undefined ? Number.NaN : Number(retryAfter) }));
       },
     );
     r.on('error', reject);
     r.end(body);
   });
+}
+
+/**
+ * A remote-write POST as Prometheus sends one: a 429 is retried after its Retry-After (at most
+ * `maxWaitS`, 1 s when absent), up to `maxTries` times in all. Returns the last status and the
+ * number of 429 answers.
+ */
+export async function postRetrying(port: number, path: string, body: Buffer, apiKey?: string, maxTries = 60, maxWaitS = 30): Promise<{ status: number; refused: number }> {
+  let refused = 0;
+  for (let i = 0; ; i++) {
+    const { status, retryAfterS } = await postOnce(port, path, body, apiKey);
+    if (status !== 429 || i + 1 >= maxTries) return { status, refused: refused + (status === 429 ? 1 : 0) };
+    refused++;
+    const waitS = Number.isFinite(retryAfterS) ? Math.min(maxWaitS, Math.max(0, retryAfterS)) : 1;
+    await new Promise((r) => setTimeout(r, waitS * 1000));
+  }
 }
 
 /** the status code of a GET, 0 when the connection fails (not listening yet) */

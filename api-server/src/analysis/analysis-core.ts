@@ -78,6 +78,8 @@ export class AnalysisCoreImpl implements AnalysisCore {
   private readonly explainRecords = new Map<string, ExplainRecord>();
   private readonly latestRuptureOf = new Map<string, string>();
   private readonly stats: IngestStats = { acceptedSamples: 0, rejectedInvalid: 0, lateSamples: 0, overflowSamples: 0 };
+  /** workload-buckets opened by ingest and not run by a step yet (waitingBuckets) */
+  private waiting = 0;
 
   constructor(options: AnalysisCoreOptions) {
     this.config = resolveConfig(options.config);
@@ -122,7 +124,9 @@ export class AnalysisCoreImpl implements AnalysisCore {
     const resolved = resolveMetricName(record.name);
     const value = sampleValue(resolved.unit, record.value, resolved.scale);
     const w = this.analyzer(record.workload, record.timeMs);
+    const open = w.buckets.openCount;
     this.count(w.buckets.addMetric(record.pod ?? '', resolved.input, value, resolved.rank, record.timeMs));
+    this.waiting += w.buckets.openCount - open;
   }
 
   observeLog(record: LogRecord): void {
@@ -131,7 +135,9 @@ export class AnalysisCoreImpl implements AnalysisCore {
       return;
     }
     const w = this.analyzer(record.workload, record.timeMs);
+    const open = w.buckets.openCount;
     const result = w.buckets.addLog(record.timeMs);
+    this.waiting += w.buckets.openCount - open;
     if (result === 'ok') w.logs().observe(classifyLog(record.severityNumber, record.severityText, record.body), record.timeMs);
     this.count(result);
   }
@@ -142,7 +148,18 @@ export class AnalysisCoreImpl implements AnalysisCore {
       return;
     }
     const w = this.analyzer(record.workload, record.startMs);
+    const open = w.buckets.openCount;
     this.count(w.buckets.addSpan(record));
+    this.waiting += w.buckets.openCount - open;
+  }
+
+  /**
+   * Workload-buckets opened by ingest and not yet run by a step (a step started but not finished
+   * still counts those it has not run): what a backlog holds in memory, about 1 KB each
+   * (docs/memory.md). The ingest sink refuses new telemetry while it is above its budget.
+   */
+  waitingBuckets(): number {
+    return this.waiting;
   }
 
   step(nowMs: number): StepOutput {
@@ -182,7 +199,10 @@ export class AnalysisCoreImpl implements AnalysisCore {
     if (reuse) this.stepping = true;
     return new StepRun(buckets, owners, several, {
       observeSpan: (span) => this.graph.observeSpan(span),
-      run: (w, bucket, sink) => w.run(bucket, this.envFor(w), sink),
+      run: (w, bucket, sink) => {
+        this.waiting -= 1;
+        return w.run(bucket, this.envFor(w), sink);
+      },
       storeExplain: (record) => this.storeExplain(record),
       finish: (latestStepMs) => {
         this.graph.prune(latestStepMs);
@@ -343,11 +363,14 @@ export class AnalysisCoreImpl implements AnalysisCore {
   importWorkload(key: string, state: unknown): void {
     const w = WorkloadAnalyzer.fromJSON(key, state, this.config, this.maxSeries);
     const previous = this.workloads.get(key);
+    if (previous !== undefined) this.waiting -= previous.buckets.openCount;
     w.firstSeenMs = previous !== undefined ? previous.firstSeenMs : (w.lastStepMs ?? 0);
     this.workloads.set(key, w);
   }
 
   removeWorkload(key: string): void {
+    const w = this.workloads.get(key);
+    if (w !== undefined) this.waiting -= w.buckets.openCount;
     this.workloads.delete(key);
     const latest = this.latestRuptureOf.get(key);
     if (latest !== undefined) this.dropExplain(latest);

@@ -278,4 +278,6 @@ export interface AnalysisCore {
   lastProcessedBucket(key: string): number | undefined;
   /** ingest counters (additive, optional) */
   ingestStats?(): AnalysisIngestStats;
+  /** workload-buckets opened by ingest and not run by a step yet (additive, optional) */
+  waitingBuckets?(): number;
 }

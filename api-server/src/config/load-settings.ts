@@ -12,6 +12,7 @@ import { settingsSchema, yamlSchema } from './settings.js';
 import { parseEventBusSettings, type EventBusSettings } from '../delivery/bus/bus-settings.js';
 import { parseSinkSettings, type SinkSettings } from '../delivery/sinks/sink-settings.js';
 import { parseClusterSettings, type ClusterSettings } from '../cluster/cluster-settings.js';
+import { DEFAULT_MAX_WAITING_BUCKETS } from '../pipeline/ingest-pipeline.js';
 
 export class SettingsError extends Error {
   constructor(message: string) {
@@ -34,6 +35,7 @@ const SIMPLE: [string, string, keyof Settings][] = [
   ['edition', 'SVC_EDITION', 'edition'],
   ['ingest-rps', 'SVC_INGEST_RPS', 'ingestRps'],
   ['ingest-decode-workers', 'SVC_INGEST_DECODE_WORKERS', 'ingestDecodeWorkers'],
+  ['ingest-max-waiting-buckets', 'SVC_INGEST_MAX_WAITING_BUCKETS', 'ingestMaxWaitingBuckets'],
   ['tick-seconds', 'SVC_TICK_SECONDS', 'tickSeconds'],
   ['bucket-grace-seconds', 'SVC_BUCKET_GRACE_SECONDS', 'bucketGraceSeconds'],
   ['log-level', 'SVC_LOG_LEVEL', 'logLevel'],
@@ -55,6 +57,7 @@ const DEFAULTS = {
   edition: 'community',
   ingestRps: 1000,
   ingestDecodeWorkers: 'auto',
+  ingestMaxWaitingBuckets: DEFAULT_MAX_WAITING_BUCKETS,
   tickSeconds: 15,
   logLevel: 'info',
   jitBudget: 'raised',

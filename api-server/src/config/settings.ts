@@ -34,6 +34,8 @@ export const settingsSchema = z.object({
     ctx.addIssue({ code: 'custom', message: `must be auto or an integer 0..${MAX_DECODE_WORKERS}` });
     return z.NEVER;
   }),
+  /** the analysis backlog (workload-buckets not analysed yet) at which ingest answers 429 analysis_backlog (pipeline/ingest-pipeline.ts) */
+  ingestMaxWaitingBuckets: z.coerce.number().int('must be an integer').min(1000, 'must be 1000..100000000').max(100_000_000, 'must be 1000..100000000'),
   workloadWeights: z.unknown().optional(),
   workloadObjectives: z.unknown().optional(),
   tickSeconds: z.coerce.number().positive('must be > 0').max(3600, 'must be at most 3600'),

@@ -46,6 +46,15 @@ export const rateLimited = (): HttpError =>
   new HttpError(429, 'rate_limited', 'ingest rate limit exceeded', undefined, {}, { 'Retry-After': '1' });
 export const queueFull = (): HttpError =>
   new HttpError(429, 'queue_full', 'ingest queue is full; retry shortly', undefined, {}, { 'Retry-After': '1' });
+export const analysisBacklog = (waiting: number, retryAfterSeconds: number): HttpError =>
+  new HttpError(
+    429,
+    'analysis_backlog',
+    `the analysis is ${waiting} workload-buckets behind, at its bound (SVC_INGEST_MAX_WAITING_BUCKETS); nothing of this request was stored; retry after the next tick`,
+    undefined,
+    {},
+    { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+  );
 export const memoryHighWater = (reason: string): HttpError =>
   new HttpError(429, 'memory_high_water', `new workloads are refused: ${reason}; the records of workloads already analysed were accepted`, undefined, {}, { 'Retry-After': '60' });
 export const ingestUnavailable = (): HttpError =>

@@ -1,7 +1,7 @@
 /**
  * Prometheus self-metrics (interface "Self-metric series", exact names and labels) plus the
  * process metrics of prom-client and the series this service adds:
- * `rpt_ingest_dropped_total{reason}` (records refused: too_old, in_future, invalid, queue_full,
+ * `rpt_ingest_dropped_total{reason}` (records refused: too_old, in_future, invalid, queue_full, analysis_backlog,
  * rate_limited, unparsable, memory_high_water; samples the analysis refused: late, overflow),
  * `rpt_ingest_queue_records` (records waiting for the analyzer), `rpt_workloads_refused_total`
  * (new workloads refused above the memory high-water mark, observability/memory-guard.ts), and

@@ -4,6 +4,13 @@
  * what was accepted per source, and bounds what is waiting: when more than `maxPendingRecords`
  * records wait for the next drain, ingest is refused (429 / RESOURCE_EXHAUSTED) instead of growing
  * memory. Draining hands everything to the analysis core in arrival order.
+ *
+ * A second bound is the analysis' own backlog: the workload-buckets ingest opened that no step has
+ * run yet (AnalysisCore.waitingBuckets, about 1 KB each, and a step's output holds about as much
+ * again per bucket it runs). A backfill that arrives faster than the ticks analyse it would
+ * otherwise grow without limit until the process dies (docs/memory-soak.md). While the backlog is
+ * at or above `maxWaitingBuckets`, `behind` refuses whole batches (429 `analysis_backlog`, Retry-After
+ * one tick): nothing of a refused batch is taken, so a sender that retries loses nothing.
  */
 import type { AnalysisCore } from '../analysis/contract.js';
 import type { DecodedBatch } from '../model/records.js';
@@ -13,10 +20,16 @@ import { RawPointBuckets } from './raw-point-buckets.js';
 /** the raw retention of the table in model/retention.ts: older samples are dropped as too_old */
 export { RAW_RETENTION_MS };
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
+/**
+ * The analysis backlog's default bound (SVC_INGEST_MAX_WAITING_BUCKETS): 100 000 workload-buckets,
+ * about 100 MB waiting plus about as much in the step that runs them; 50 per workload at 2 000
+ * workloads, 10 at 10 000 (a live workload holds 1-2).
+ */
+export const DEFAULT_MAX_WAITING_BUCKETS = 100_000;
 
 export interface IngestCounters {
   accepted(source: 'metrics' | 'logs' | 'traces', n: number): void;
-  dropped(reason: 'too_old' | 'in_future' | 'invalid' | 'queue_full', n: number): void;
+  dropped(reason: 'too_old' | 'in_future' | 'invalid' | 'queue_full' | 'analysis_backlog', n: number): void;
 }
 
 export class IngestPipeline {
@@ -34,7 +47,22 @@ export class IngestPipeline {
     private readonly counters: IngestCounters,
     private readonly now: () => number,
     private readonly maxPendingRecords = 1_000_000,
+    private readonly maxWaitingBuckets = DEFAULT_MAX_WAITING_BUCKETS,
   ) {}
+
+  /**
+   * True (and the batch's records counted as dropped `analysis_backlog`) when the analysis'
+   * backlog is at or above its bound: the caller takes nothing of the batch and answers 429.
+   */
+  behind(batch: DecodedBatch): boolean {
+    const waiting = this.core.waitingBuckets?.() ?? 0;
+    if (waiting < this.maxWaitingBuckets) return false;
+    const size = batch.metrics.length + batch.logs.length + batch.spans.length;
+    if (size === 0) return false;
+    this.offers += 1;
+    this.counters.dropped('analysis_backlog', size);
+    return true;
+  }
 
   get waiting(): number {
     return this.pendingRecords;

@@ -4,6 +4,9 @@ import { readdirSync, readlinkSync } from 'node:fs';
 import type { DecodedBatch } from '../../../api-server/src/model/records.js';
 import type { IngestOutcome } from '../../../api-server/src/pipeline/ingest-sink.js';
 import { StatsdListener, type StatsdPorts } from '../../../api-server/src/ingest/statsd/statsd-listener.js';
+import { AnalysisCoreImpl } from '../../../api-server/src/analysis/analysis-core.js';
+import { IngestPipeline } from '../../../api-server/src/pipeline/ingest-pipeline.js';
+import { LocalIngestSink } from '../../../api-server/src/pipeline/ingest-sink.js';
 
 const NOW = 1_800_000_000_000;
 
@@ -80,17 +83,31 @@ describe('ingest/statsd/statsd-listener: datagrams over a real UDP socket to the
     }
   });
 
-  it('counts the metrics of a datagram the sink did not accept: busy as queue_full, unavailable as unavailable', async () => {
-    const ports = new RecordingPorts('busy');
-    const listener = new StatsdListener(ports);
+  it('counts a datagram the sink refused once: the pipeline counts it (queue_full, analysis_backlog), the listener does not again', async () => {
+    const drops: string[] = [];
+    const counters = { accepted: () => undefined, dropped: (reason: string, n: number) => drops.push(`${reason} ${n}`) };
+    // a real pipeline over a real analysis: at most 2 records may wait, and at most 1 workload-bucket
+    const core = new AnalysisCoreImpl({ newHexId: () => '000000000000' });
+    const pipeline = new IngestPipeline(core, counters, () => NOW, 2, 1);
+    const sink = new LocalIngestSink(pipeline);
+    const listenerDrops: string[] = [];
+    const listener = new StatsdListener({ accept: (b) => sink.accept(b), dropped: (r, n) => listenerDrops.push(`${r} ${n}`), now: () => NOW });
     const port = await listener.start(0, '127.0.0.1');
+    const until = async (predicate: () => boolean): Promise<void> => {
+      for (let i = 0; i < 200 && !predicate(); i++) await new Promise((r) => setTimeout(r, 10));
+      expect(predicate(), 'the listener did not get there within 2 s').to.equal(true);
+    };
     try {
-      await send(port, 'a:1|g\nb:2|g\nc:3|g');
-      await ports.until(() => ports.drops.length === 1);
-      ports.outcome = 'unavailable';
-      await send(port, 'a:1|g\nb:2|g');
-      await ports.until(() => ports.drops.length === 2);
-      expect(ports.drops).to.deep.equal(['queue_full 3', 'unavailable 2']);
+      await send(port, 'a:1|g|#namespace:shop,deployment:cart\nb:2|g|#namespace:shop,deployment:cart\nc:3|g|#namespace:shop,deployment:cart');
+      await until(() => drops.length === 1);
+      expect(drops).to.deep.equal(['queue_full 3']);
+      await send(port, 'a:1|g|#namespace:shop,deployment:cart');
+      await until(() => core.waitingBuckets() === 1);
+      // the analysis now holds one open bucket, its bound: the next datagram is refused whole
+      await send(port, 'b:2|g|#namespace:shop,deployment:cart\nc:3|g|#namespace:shop,deployment:cart');
+      await until(() => drops.length === 2);
+      expect(drops).to.deep.equal(['queue_full 3', 'analysis_backlog 2']);
+      expect(listenerDrops).to.deep.equal([]);
     } finally {
       await listener.stop();
     }

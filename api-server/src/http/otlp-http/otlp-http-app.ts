@@ -13,7 +13,7 @@ import { decodeOtlpExport } from '../../ingest/otlp-proto/otlp-export-decoder.js
 import type { OtlpSignal } from '../../ingest/otlp-proto/otlp-proto-messages.js';
 import { DecodeError } from '../../model/records.js';
 import { quietClientAborts, type ErrorLogger } from '../error-middleware.js';
-import { HttpError, ingestUnavailable, memoryHighWater, noKeyConfigured, notFound, queueFull, rateLimited, unauthorized, unsupportedMedia } from '../../model/http-errors.js';
+import { analysisBacklog, HttpError, ingestUnavailable, memoryHighWater, noKeyConfigured, notFound, queueFull, rateLimited, unauthorized, unsupportedMedia } from '../../model/http-errors.js';
 import { INGEST_BODY_LIMIT, mediaType, readBody } from '../../ingest/http/request-body.js';
 import type { ServiceContext } from '../service-context.js';
 import { gunzipBounded } from './gunzip-body.js';
@@ -73,6 +73,7 @@ function exportHandler(svc: ServiceContext, signal: OtlpSignal) {
     if (outcome === 'busy') throw queueFull();
     if (outcome === 'unavailable') throw ingestUnavailable();
     if (outcome === 'memory_high_water') throw memoryHighWater(svc.memoryGuard.reason());
+    if (outcome === 'analysis_backlog') throw analysisBacklog(svc.core.waitingBuckets?.() ?? 0, svc.settings.tickSeconds);
     answerExport(ctx, signal, encoding, partialSuccess(signal, batch.rejected, outsideWindow));
   };
 }

@@ -28,7 +28,7 @@ export interface GrpcIngestPorts {
   /** the bearer-key check (http/bearer-auth.ts) */
   auth: { check(header: string | undefined): AuthVerdict };
   tryTake(): boolean;
-  /** the ingest sink: accepted, busy or memory_high_water (RESOURCE_EXHAUSTED), unavailable (UNAVAILABLE) */
+  /** the ingest sink: accepted, busy, analysis_backlog or memory_high_water (RESOURCE_EXHAUSTED), unavailable (UNAVAILABLE) */
   accept(batch: DecodedBatch): Promise<IngestOutcome>;
   dropped(reason: string, n: number): void;
   /** the service's clock (epoch ms): what falls outside the pipeline's time window is reported in partial_success */
@@ -149,6 +149,7 @@ export class GrpcIngestServer {
     const outcome = await this.ports.accept(batch);
     if (outcome === 'busy') throw new IngestRefusal(grpc.status.RESOURCE_EXHAUSTED, 'ingest queue is full; retry shortly');
     if (outcome === 'unavailable') throw new IngestRefusal(grpc.status.UNAVAILABLE, 'the cluster telemetry topic is not reachable; retry shortly');
+    if (outcome === 'analysis_backlog') throw new IngestRefusal(grpc.status.RESOURCE_EXHAUSTED, 'the analysis is behind, at its backlog bound (SVC_INGEST_MAX_WAITING_BUCKETS): nothing of this request was stored; retry after the next tick');
     if (outcome === 'memory_high_water') throw new IngestRefusal(grpc.status.RESOURCE_EXHAUSTED, 'memory above its high-water mark: new workloads are refused; the records of workloads already analysed were accepted');
   }
 

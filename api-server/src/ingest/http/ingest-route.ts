@@ -4,10 +4,12 @@
  * when full or, for new workloads, above the memory high-water mark; 503 when the cluster topic is
  * unreachable) → the decoder's reply.
  */
+import type { AnalysisCore } from '../../analysis/contract.js';
+import type { Settings } from '../../config/settings.js';
 import type { Context } from 'koa';
 import type { HttpIngestDecoder } from '../decoder.js';
 import { DecodeError } from '../../model/records.js';
-import { HttpError, ingestUnavailable, memoryHighWater, queueFull, rateLimited, unsupportedMedia } from '../../model/http-errors.js';
+import { analysisBacklog, HttpError, ingestUnavailable, memoryHighWater, queueFull, rateLimited, unsupportedMedia } from '../../model/http-errors.js';
 import { FUTURE_TOLERANCE_MS, RAW_RETENTION_MS } from '../../pipeline/ingest-pipeline.js';
 import { INGEST_BODY_LIMIT, mediaType, mediaTypeParams, readBody } from './request-body.js';
 import type { IngestSink } from '../../pipeline/ingest-sink.js';
@@ -22,6 +24,10 @@ export interface IngestRoutePorts {
   metrics: Pick<SelfMetrics, 'droppedRecords'>;
   ingest: Pick<IngestSink, 'accept'>;
   memoryGuard: Pick<MemoryGuard, 'reason'>;
+  /** the backlog a 429 analysis_backlog names */
+  core: Pick<AnalysisCore, 'waitingBuckets'>;
+  /** a 429 analysis_backlog asks to retry after one tick */
+  settings: Pick<Settings, 'tickSeconds'>;
 }
 
 export function ingestHandler(svc: IngestRoutePorts, decoder: HttpIngestDecoder) {
@@ -53,6 +59,7 @@ export function ingestHandler(svc: IngestRoutePorts, decoder: HttpIngestDecoder)
     if (outcome === 'busy') throw queueFull();
     if (outcome === 'unavailable') throw ingestUnavailable();
     if (outcome === 'memory_high_water') throw memoryHighWater(svc.memoryGuard.reason());
+    if (outcome === 'analysis_backlog') throw analysisBacklog(svc.core.waitingBuckets?.() ?? 0, svc.settings.tickSeconds);
     for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
     ctx.status = result.status ?? 200;
     if (result.responseBody !== undefined && ctx.status !== 204) ctx.body = result.responseBody;

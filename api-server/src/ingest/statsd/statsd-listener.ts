@@ -1,7 +1,9 @@
 /**
  * The StatsD UDP listener (SVC_STATSD_PORT): each datagram is parsed, bad lines are counted and
  * skipped, and the records join the same ingest pipeline as every other source. A datagram that
- * arrives while the ingest queue is full is dropped and counted (UDP has no back-channel).
+ * arrives while the ingest sink refuses (queue full, analysis backlog, cluster topic unreachable)
+ * is dropped (UDP has no back-channel); the sink itself counts what it refused in
+ * rpt_ingest_dropped_total, so the listener counts only its own bad lines.
  */
 import type { IngestOutcome } from '../../pipeline/ingest-sink.js';
 import { createSocket } from 'node:dgram';
@@ -10,9 +12,9 @@ import type { DecodedBatch } from '../../model/records.js';
 import { StatsdParser } from './statsd-parser.js';
 
 export interface StatsdPorts {
-  /** the ingest sink; StatsD has no answer, so anything not accepted is counted as dropped */
+  /** the ingest sink; it counts what it refuses (StatsD has no answer to give) */
   accept(batch: DecodedBatch): Promise<IngestOutcome>;
-  dropped(reason: 'statsd_bad_line' | 'queue_full' | 'unavailable', n: number): void;
+  dropped(reason: 'statsd_bad_line', n: number): void;
   now(): number;
 }
 
@@ -50,8 +52,6 @@ export class StatsdListener {
     const { metrics, badLines } = this.parser.parse(message.toString('utf8'), this.ports.now());
     if (badLines > 0) this.ports.dropped('statsd_bad_line', badLines);
     if (metrics.length === 0) return;
-    void this.ports.accept({ metrics, logs: [], spans: [], rejected: 0 }).then((outcome) => {
-      if (outcome === 'busy' || outcome === 'unavailable') this.ports.dropped(outcome === 'busy' ? 'queue_full' : 'unavailable', metrics.length);
-    });
+    void this.ports.accept({ metrics, logs: [], spans: [], rejected: 0 });
   }
 }
