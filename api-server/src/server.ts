@@ -3,6 +3,8 @@
  * analyzer loop, the REST, OTLP and dashboard listeners. `startServer` is what `main.ts` runs and
  * what the integration tests start in-process on ephemeral ports.
  */
+import { getHeapStatistics } from 'node:v8';
+import { maxWaitingBuckets } from './config/waiting-buckets.js';
 import { availableParallelism } from 'node:os';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
@@ -93,7 +95,10 @@ export async function startServer(settings: Settings, options: StartOptions = {}
   const core = new AnalysisCoreImpl({ newHexId, config: { calibrationSteps: settings.deployment.calibrationSteps, bucketGraceMs: bucketGraceMsOf(settings), singleSourceEmergencySteps: Math.ceil((settings.deployment.singleSourceEmergencyMinutes * 60) / 15) } });
   // cluster mode: rpt_ingest_samples_total counts what Kafka acknowledged to senders (the
   // telemetry producer), not what this replica's analysis reads back from the topic
-  const pipeline = new IngestPipeline(core, { accepted: (s, n) => (d.cluster.enabled ? undefined : metrics.accepted(s, n)), dropped: (r, n) => metrics.droppedRecords(r, n) }, now, undefined, settings.ingestMaxWaitingBuckets);
+  const heapLimitBytes = getHeapStatistics().heap_size_limit;
+  const backlogBound = maxWaitingBuckets(settings.ingestMaxWaitingBuckets, heapLimitBytes);
+  logger.info({ max_waiting_buckets: backlogBound, setting: settings.ingestMaxWaitingBuckets, heap_limit_bytes: heapLimitBytes }, 'analysis backlog bound: ingest answers 429 analysis_backlog at this many waiting workload-buckets');
+  const pipeline = new IngestPipeline(core, { accepted: (s, n) => (d.cluster.enabled ? undefined : metrics.accepted(s, n)), dropped: (r, n) => metrics.droppedRecords(r, n) }, now, undefined, backlogBound);
   const store = new AnalysisStore(db);
   const hub = new EventHub();
   const outbox = new EventOutbox(db, settings.deployment.eventbus.backlog, {

@@ -12,7 +12,6 @@ import { settingsSchema, yamlSchema } from './settings.js';
 import { parseEventBusSettings, type EventBusSettings } from '../delivery/bus/bus-settings.js';
 import { parseSinkSettings, type SinkSettings } from '../delivery/sinks/sink-settings.js';
 import { parseClusterSettings, type ClusterSettings } from '../cluster/cluster-settings.js';
-import { DEFAULT_MAX_WAITING_BUCKETS } from '../pipeline/ingest-pipeline.js';
 
 export class SettingsError extends Error {
   constructor(message: string) {
@@ -57,7 +56,7 @@ const DEFAULTS = {
   edition: 'community',
   ingestRps: 1000,
   ingestDecodeWorkers: 'auto',
-  ingestMaxWaitingBuckets: DEFAULT_MAX_WAITING_BUCKETS,
+  ingestMaxWaitingBuckets: 'auto',
   tickSeconds: 15,
   logLevel: 'info',
   jitBudget: 'raised',

@@ -9,6 +9,7 @@ import type { SinkSettings } from '../delivery/sinks/sink-settings.js';
 import type { ClusterSettings } from '../cluster/cluster-settings.js';
 import { JIT_BUDGETS } from './jit-budget.js';
 import { MAX_DECODE_WORKERS, type DecodeWorkersSetting } from './decode-workers.js';
+import { MAX_WAITING_BUCKETS, MIN_WAITING_BUCKETS, type WaitingBucketsSetting } from './waiting-buckets.js';
 
 export const port = z.coerce.number().int('must be an integer').min(0, 'must be 0..65535').max(65535, 'must be 0..65535');
 
@@ -34,8 +35,14 @@ export const settingsSchema = z.object({
     ctx.addIssue({ code: 'custom', message: `must be auto or an integer 0..${MAX_DECODE_WORKERS}` });
     return z.NEVER;
   }),
-  /** the analysis backlog (workload-buckets not analysed yet) at which ingest answers 429 analysis_backlog (pipeline/ingest-pipeline.ts) */
-  ingestMaxWaitingBuckets: z.coerce.number().int('must be an integer').min(1000, 'must be 1000..100000000').max(100_000_000, 'must be 1000..100000000'),
+  /** the analysis backlog (workload-buckets not analysed yet) at which ingest answers 429 analysis_backlog; auto: maxWaitingBuckets */
+  ingestMaxWaitingBuckets: z.unknown().transform((value, ctx): WaitingBucketsSetting => {
+    if (value === 'auto') return 'auto';
+    const n = typeof value === 'number' || (typeof value === 'string' && value.trim() !== '') ? Number(value) : Number.NaN;
+    if (Number.isInteger(n) && n >= MIN_WAITING_BUCKETS && n <= MAX_WAITING_BUCKETS) return n;
+    ctx.addIssue({ code: 'custom', message: `must be auto or an integer ${MIN_WAITING_BUCKETS}..${MAX_WAITING_BUCKETS}` });
+    return z.NEVER;
+  }),
   workloadWeights: z.unknown().optional(),
   workloadObjectives: z.unknown().optional(),
   tickSeconds: z.coerce.number().positive('must be > 0').max(3600, 'must be at most 3600'),

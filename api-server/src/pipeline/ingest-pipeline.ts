@@ -20,12 +20,6 @@ import { RawPointBuckets } from './raw-point-buckets.js';
 /** the raw retention of the table in model/retention.ts: older samples are dropped as too_old */
 export { RAW_RETENTION_MS };
 export const FUTURE_TOLERANCE_MS = 5 * 60_000;
-/**
- * The analysis backlog's default bound (SVC_INGEST_MAX_WAITING_BUCKETS): 100 000 workload-buckets,
- * about 100 MB waiting plus about as much in the step that runs them; 50 per workload at 2 000
- * workloads, 10 at 10 000 (a live workload holds 1-2).
- */
-export const DEFAULT_MAX_WAITING_BUCKETS = 100_000;
 
 export interface IngestCounters {
   accepted(source: 'metrics' | 'logs' | 'traces', n: number): void;
@@ -47,7 +41,8 @@ export class IngestPipeline {
     private readonly counters: IngestCounters,
     private readonly now: () => number,
     private readonly maxPendingRecords = 1_000_000,
-    private readonly maxWaitingBuckets = DEFAULT_MAX_WAITING_BUCKETS,
+    /** the analysis backlog's bound (config/waiting-buckets.ts) */
+    private readonly maxWaitingBuckets = 100_000,
   ) {}
 
   /**
