@@ -41,6 +41,15 @@ async function settled(svc: TestService, workloads: string[], channel: string, t
   );
 }
 
+/**
+ * postRupturingHistory sends a workload's metrics, logs and spans as three requests. Without a
+ * grace a tick that runs between them analyses the metric buckets alone (the logs and spans then
+ * come late, bucket-grace.test.ts), and a resource ramp alone is not announced: no band event, and
+ * the test timed out whenever the machine was slow enough for that tick to fall in between. A
+ * grace of 5 s lets every bucket wait for its other sources, as cluster mode does by default.
+ */
+const SOURCES_TOGETHER = { SVC_BUCKET_GRACE_SECONDS: '5' };
+
 function countIds(ids: string[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
@@ -71,7 +80,7 @@ describe('message bus through the service (real nats-server and Kafka broker)', 
       await (await jetstreamManager(admin)).streams.add({ name: 'FAULTLINE', subjects: ['svc.rupture.>', 'svc.actions.tier1'] });
       const hook = await startReceiver();
       config = await configFile(['eventbus:', '  driver: nats', `  servers: ["${nats.url}"]`, 'sinks:', '  webhooks:', `    - {name: ops, url: "${hook.url}/hook", secret: k3y}`]);
-      svc = await startTestService({ args: ['--config', config.path] });
+      svc = await startTestService({ args: ['--config', config.path], env: SOURCES_TOGETHER });
       const subscribers: Envelope[][] = [[], []];
       for (const into of subscribers) {
         const nc = await connect({ servers: nats.url, reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: 200 });
@@ -147,7 +156,7 @@ describe('message bus through the service (real nats-server and Kafka broker)', 
       broker = await startKafkaBroker();
       dataDir = await makeTempDir('bus-kafka-data');
       config = await configFile(['eventbus:', '  driver: kafka', `  brokers: ["${broker.bootstrap}"]`, '  topic: faultline.events', '  transactional_id: faultline-it']);
-      svc = await startTestService({ args: ['--config', config.path], dataDir: dataDir.path });
+      svc = await startTestService({ args: ['--config', config.path], dataDir: dataDir.path, env: SOURCES_TOGETHER });
       await postRupturingHistory(svc, 'kbus', 'alpha');
       const first = await settled(svc, ['kbus/Deployment/alpha'], 'bus:kafka', 90_000);
       const early = await readTopic(broker.bootstrap, 'faultline.events', first.length);
@@ -162,7 +171,7 @@ describe('message bus through the service (real nats-server and Kafka broker)', 
       }, 60_000, 'a Kafka backlog with failures in /health');
       const beforeRestart = (await streamedEvents(svc)).map((e) => e.id);
       await svc.stop();
-      svc = await startTestService({ args: ['--config', config.path], dataDir: dataDir.path });
+      svc = await startTestService({ args: ['--config', config.path], dataDir: dataDir.path, env: SOURCES_TOGETHER });
       await broker.start();
       await eventually(async () => ((await outboundStatus(svc!)).find((c) => c.channel === 'bus:kafka')?.backlog === 0 ? true : undefined), 120_000, 'the backlog stored before the restart to drain');
 
