@@ -29,7 +29,7 @@ import { ObjectiveTable } from './objectives/objective-edges.js';
 import { DEFAULT_FAILURE_EDGES, type FailureEdges } from './explain/failure-eta.js';
 import type { FailureObjective } from '../model/failure-objective.js';
 import { WorkloadAnalyzer, type StepEnv } from './workload-analyzer.js';
-import type { OpenBucket } from './buckets/workload-buckets.js';
+import type { BucketTally, OpenBucket } from './buckets/workload-buckets.js';
 import { DERIVED_SERIES } from './series/series-set.js';
 import { StepRun } from './step-run.js';
 import { classifyLog } from './logs/log-classifier.js';
@@ -78,8 +78,8 @@ export class AnalysisCoreImpl implements AnalysisCore {
   private readonly explainRecords = new Map<string, ExplainRecord>();
   private readonly latestRuptureOf = new Map<string, string>();
   private readonly stats: IngestStats = { acceptedSamples: 0, rejectedInvalid: 0, lateSamples: 0, overflowSamples: 0 };
-  /** workload-buckets opened by ingest and not run by a step yet (waitingBuckets) */
-  private waiting = 0;
+  /** workload-buckets opened by ingest and not run by a step yet (waitingBuckets), counted where buckets open */
+  private readonly tally: BucketTally = { waiting: 0 };
 
   constructor(options: AnalysisCoreOptions) {
     this.config = resolveConfig(options.config);
@@ -103,7 +103,7 @@ export class AnalysisCoreImpl implements AnalysisCore {
   private analyzer(key: string, timeMs: number): WorkloadAnalyzer {
     let w = this.workloads.get(key);
     if (w === undefined) {
-      w = new WorkloadAnalyzer(key, this.config, this.maxSeries);
+      w = new WorkloadAnalyzer(key, this.config, this.maxSeries, undefined, this.tally);
       w.firstSeenMs = timeMs;
       this.workloads.set(key, w);
     }
@@ -124,9 +124,7 @@ export class AnalysisCoreImpl implements AnalysisCore {
     const resolved = resolveMetricName(record.name);
     const value = sampleValue(resolved.unit, record.value, resolved.scale);
     const w = this.analyzer(record.workload, record.timeMs);
-    const open = w.buckets.openCount;
     this.count(w.buckets.addMetric(record.pod ?? '', resolved.input, value, resolved.rank, record.timeMs));
-    this.waiting += w.buckets.openCount - open;
   }
 
   observeLog(record: LogRecord): void {
@@ -135,9 +133,7 @@ export class AnalysisCoreImpl implements AnalysisCore {
       return;
     }
     const w = this.analyzer(record.workload, record.timeMs);
-    const open = w.buckets.openCount;
     const result = w.buckets.addLog(record.timeMs);
-    this.waiting += w.buckets.openCount - open;
     if (result === 'ok') w.logs().observe(classifyLog(record.severityNumber, record.severityText, record.body), record.timeMs);
     this.count(result);
   }
@@ -148,9 +144,7 @@ export class AnalysisCoreImpl implements AnalysisCore {
       return;
     }
     const w = this.analyzer(record.workload, record.startMs);
-    const open = w.buckets.openCount;
     this.count(w.buckets.addSpan(record));
-    this.waiting += w.buckets.openCount - open;
   }
 
   /**
@@ -159,7 +153,7 @@ export class AnalysisCoreImpl implements AnalysisCore {
    * (docs/memory.md). The ingest sink refuses new telemetry while it is above its budget.
    */
   waitingBuckets(): number {
-    return this.waiting;
+    return this.tally.waiting;
   }
 
   step(nowMs: number): StepOutput {
@@ -200,7 +194,7 @@ export class AnalysisCoreImpl implements AnalysisCore {
     return new StepRun(buckets, owners, several, {
       observeSpan: (span) => this.graph.observeSpan(span),
       run: (w, bucket, sink) => {
-        this.waiting -= 1;
+        this.tally.waiting -= 1;
         return w.run(bucket, this.envFor(w), sink);
       },
       storeExplain: (record) => this.storeExplain(record),
@@ -361,16 +355,16 @@ export class AnalysisCoreImpl implements AnalysisCore {
   }
 
   importWorkload(key: string, state: unknown): void {
-    const w = WorkloadAnalyzer.fromJSON(key, state, this.config, this.maxSeries);
+    const w = WorkloadAnalyzer.fromJSON(key, state, this.config, this.maxSeries, this.tally);
     const previous = this.workloads.get(key);
-    if (previous !== undefined) this.waiting -= previous.buckets.openCount;
+    if (previous !== undefined) this.tally.waiting -= previous.buckets.openCount;
     w.firstSeenMs = previous !== undefined ? previous.firstSeenMs : (w.lastStepMs ?? 0);
     this.workloads.set(key, w);
   }
 
   removeWorkload(key: string): void {
     const w = this.workloads.get(key);
-    if (w !== undefined) this.waiting -= w.buckets.openCount;
+    if (w !== undefined) this.tally.waiting -= w.buckets.openCount;
     this.workloads.delete(key);
     const latest = this.latestRuptureOf.get(key);
     if (latest !== undefined) this.dropExplain(latest);

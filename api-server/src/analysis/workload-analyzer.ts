@@ -14,7 +14,7 @@
  */
 import type { ExplainRecord, WorkloadSnapshot } from './contract.js';
 import type { AnalysisConfig } from './config.js';
-import { WorkloadBuckets, type OpenBucket } from './buckets/workload-buckets.js';
+import { WorkloadBuckets, type BucketTally, type OpenBucket } from './buckets/workload-buckets.js';
 import { stepDtSeconds } from './signals/formulas.js';
 import { DEFAULT_HEALTH_WEIGHTS, type HealthWeights } from './weights/health-weights.js';
 import { DEFAULT_FAILURE_EDGES, type FailureEdges } from './explain/failure-eta.js';
@@ -86,9 +86,11 @@ export class WorkloadAnalyzer {
     private readonly config: AnalysisConfig,
     maxSeries: number,
     parts: WorkloadParts = freshParts(maxSeries),
+    /** the analysis' count of waiting buckets (buckets/workload-buckets.ts) */
+    tally?: BucketTally,
   ) {
     this.name = key.split('/')[2] ?? key;
-    this.buckets = new WorkloadBuckets(config.bucketMs, config.maxOpenBuckets, config.bucketGraceMs);
+    this.buckets = new WorkloadBuckets(config.bucketMs, config.maxOpenBuckets, config.bucketGraceMs, tally);
     if (parts.lastProcessedBucket !== null) this.buckets.lastProcessed = parts.lastProcessedBucket;
     this.steps = parts.steps;
     this.originMs = parts.originMs;
@@ -256,7 +258,7 @@ export class WorkloadAnalyzer {
   }
 
   /** rebuilds from toJSON output; throws an Error naming the field when malformed */
-  static fromJSON(key: string, state: unknown, config: AnalysisConfig, maxSeries: number): WorkloadAnalyzer {
-    return new WorkloadAnalyzer(key, config, maxSeries, partsFromState(key, state, config, maxSeries));
+  static fromJSON(key: string, state: unknown, config: AnalysisConfig, maxSeries: number, tally?: BucketTally): WorkloadAnalyzer {
+    return new WorkloadAnalyzer(key, config, maxSeries, partsFromState(key, state, config, maxSeries), tally);
   }
 }

@@ -50,14 +50,18 @@ export class MemoryGuard {
     this.sampleEveryMs = options.sampleEveryMs ?? 250;
   }
 
-  /** the resident set size, read again (with the heap) when the last reading is older than sampleEveryMs */
-  rssBytes(): number {
+  /** reads the resident set size and the heap again when the last readings are older than sampleEveryMs */
+  private sample(): void {
     const t = this.options.clock();
-    if (t - this.sampledAt >= this.sampleEveryMs) {
-      this.lastRss = this.options.rss();
-      this.lastHeap = this.options.heap?.();
-      this.sampledAt = t;
-    }
+    if (t - this.sampledAt < this.sampleEveryMs) return;
+    this.lastRss = this.options.rss();
+    this.lastHeap = this.options.heap?.();
+    this.sampledAt = t;
+  }
+
+  /** the resident set size (sampled) */
+  rssBytes(): number {
+    this.sample();
     return this.lastRss;
   }
 
@@ -73,7 +77,7 @@ export class MemoryGuard {
 
   /** true while V8's heap after its last major collection is above its mark */
   private heapHigh(): boolean {
-    this.rssBytes();
+    this.sample();
     const mark = this.heapMark();
     return mark !== undefined && this.lastHeap!.usedAfterGcBytes > mark;
   }

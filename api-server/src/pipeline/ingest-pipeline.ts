@@ -54,6 +54,7 @@ export class IngestPipeline {
     if (waiting < this.maxWaitingBuckets) return false;
     const size = batch.metrics.length + batch.logs.length + batch.spans.length;
     if (size === 0) return false;
+    // a refused batch is still ingest streaming in: the tick's slicer keeps its short slices
     this.offers += 1;
     this.counters.dropped('analysis_backlog', size);
     return true;

@@ -18,6 +18,15 @@ export { PodInputs } from './pod-inputs.js';
 
 export type AddResult = 'ok' | 'late' | 'overflow';
 
+/**
+ * The workload-buckets of every workload of one analysis that ingest opened and no step has run
+ * yet (AnalysisCore.waitingBuckets): a bucket adds one where it is opened, the step's run of it
+ * takes one away, a removed workload takes its open ones away.
+ */
+export interface BucketTally {
+  waiting: number;
+}
+
 export class WorkloadBuckets {
   /** unprocessed buckets, ascending index */
   private open: OpenBucket[] = [];
@@ -34,6 +43,8 @@ export class WorkloadBuckets {
     private readonly maxOpenBuckets: number,
     /** server time a closed bucket waits before it is handed over (AnalysisConfig.bucketGraceMs) */
     private readonly graceMs = 0,
+    /** counts every bucket opened here (shared by the analysis' workloads) */
+    private readonly tally: BucketTally = { waiting: 0 },
   ) {}
 
   get openCount(): number {
@@ -68,6 +79,7 @@ export class WorkloadBuckets {
       } else {
         bucket = new OpenBucket(index);
       }
+      this.tally.waiting += 1;
       if (n >= 2 || at !== n) this.openLoose = true;
       if (at === n) open.push(bucket);
       else open.splice(at, 0, bucket);

@@ -13,7 +13,8 @@ import { decodeOtlpExport } from '../../ingest/otlp-proto/otlp-export-decoder.js
 import type { OtlpSignal } from '../../ingest/otlp-proto/otlp-proto-messages.js';
 import { DecodeError } from '../../model/records.js';
 import { quietClientAborts, type ErrorLogger } from '../error-middleware.js';
-import { analysisBacklog, HttpError, ingestUnavailable, memoryHighWater, noKeyConfigured, notFound, queueFull, rateLimited, unauthorized, unsupportedMedia } from '../../model/http-errors.js';
+import { HttpError, noKeyConfigured, notFound, rateLimited, unauthorized, unsupportedMedia } from '../../model/http-errors.js';
+import { ingestRefusal } from '../../ingest/http/ingest-refusal.js';
 import { INGEST_BODY_LIMIT, mediaType, readBody } from '../../ingest/http/request-body.js';
 import type { ServiceContext } from '../service-context.js';
 import { gunzipBounded } from './gunzip-body.js';
@@ -70,10 +71,8 @@ function exportHandler(svc: ServiceContext, signal: OtlpSignal) {
     }
     const outsideWindow = countOutsideTimeWindow(batch, svc.now());
     const outcome = await svc.ingest.accept(batch);
-    if (outcome === 'busy') throw queueFull();
-    if (outcome === 'unavailable') throw ingestUnavailable();
-    if (outcome === 'memory_high_water') throw memoryHighWater(svc.memoryGuard.reason());
-    if (outcome === 'analysis_backlog') throw analysisBacklog(svc.core.waitingBuckets?.() ?? 0, svc.settings.tickSeconds);
+    const refusal = ingestRefusal(outcome, svc);
+    if (refusal !== undefined) throw refusal;
     answerExport(ctx, signal, encoding, partialSuccess(signal, batch.rejected, outsideWindow));
   };
 }

@@ -1,33 +1,26 @@
 /**
  * The one HTTP ingest route mechanism every decoder plugs into (api.md §1.4): auth → token bucket
  * (429) → media type and encoding (415) → body limit (413) → decode (400) → the ingest sink (429
- * when full or, for new workloads, above the memory high-water mark; 503 when the cluster topic is
- * unreachable) → the decoder's reply.
+ * when full, at the analysis backlog's bound or, for new workloads, above the memory high-water
+ * mark; 503 when the cluster topic is unreachable: ingest-refusal.ts) → the decoder's reply.
  */
-import type { AnalysisCore } from '../../analysis/contract.js';
-import type { Settings } from '../../config/settings.js';
 import type { Context } from 'koa';
 import type { HttpIngestDecoder } from '../decoder.js';
 import { DecodeError } from '../../model/records.js';
-import { analysisBacklog, HttpError, ingestUnavailable, memoryHighWater, queueFull, rateLimited, unsupportedMedia } from '../../model/http-errors.js';
+import { HttpError, rateLimited, unsupportedMedia } from '../../model/http-errors.js';
+import { ingestRefusal, type IngestRefusalPorts } from './ingest-refusal.js';
 import { FUTURE_TOLERANCE_MS, RAW_RETENTION_MS } from '../../pipeline/ingest-pipeline.js';
 import { INGEST_BODY_LIMIT, mediaType, mediaTypeParams, readBody } from './request-body.js';
 import type { IngestSink } from '../../pipeline/ingest-sink.js';
 import type { TokenBucket } from '../../pipeline/token-bucket.js';
 import type { SelfMetrics } from '../../observability/self-metrics.js';
-import type { MemoryGuard } from '../../observability/memory-guard.js';
 
 /** what the route uses of the service (the service context satisfies it) */
-export interface IngestRoutePorts {
+export interface IngestRoutePorts extends IngestRefusalPorts {
   now: () => number;
   bucket: Pick<TokenBucket, 'tryTake'>;
   metrics: Pick<SelfMetrics, 'droppedRecords'>;
   ingest: Pick<IngestSink, 'accept'>;
-  memoryGuard: Pick<MemoryGuard, 'reason'>;
-  /** the backlog a 429 analysis_backlog names */
-  core: Pick<AnalysisCore, 'waitingBuckets'>;
-  /** a 429 analysis_backlog asks to retry after one tick */
-  settings: Pick<Settings, 'tickSeconds'>;
 }
 
 export function ingestHandler(svc: IngestRoutePorts, decoder: HttpIngestDecoder) {
@@ -56,10 +49,8 @@ export function ingestHandler(svc: IngestRoutePorts, decoder: HttpIngestDecoder)
       throw error;
     }
     const outcome = await svc.ingest.accept(result.batch);
-    if (outcome === 'busy') throw queueFull();
-    if (outcome === 'unavailable') throw ingestUnavailable();
-    if (outcome === 'memory_high_water') throw memoryHighWater(svc.memoryGuard.reason());
-    if (outcome === 'analysis_backlog') throw analysisBacklog(svc.core.waitingBuckets?.() ?? 0, svc.settings.tickSeconds);
+    const refusal = ingestRefusal(outcome, svc);
+    if (refusal !== undefined) throw refusal;
     for (const [name, value] of Object.entries(result.headers ?? {})) ctx.set(name, value);
     ctx.status = result.status ?? 200;
     if (result.responseBody !== undefined && ctx.status !== 204) ctx.body = result.responseBody;
