@@ -77,7 +77,7 @@ async function measure(workloads: number): Promise<Row> {
     const sendStart = Date.now();
     for (let s = 0; s < steps; s++) {
       const body = remoteWriteBody(workloads, s, t0 + s * 15_000);
-      // a 429 (the analysis backlog's bound) is retried after its Retry-After, as Prometheus's remote-write does
+      // a 429 (the analysis backlog's bound) is retried after its Retry-After, as a sender that retries 429 does
       const [a, b] = await Promise.all([postRetrying(pair.restPort, '/api/v2/write', body), post(pair.promPort, '/api/v1/write', body)]);
       if (a.status >= 300 || b >= 300) non2xx++;
     }

@@ -2,8 +2,9 @@
  * What one catch-up tick holds (docs/memory-soak.md): N workloads receive S buckets of the six
  * metrics without a step between them (a backfill arriving faster than the ticks; the values of
  * bench/memory/remote-write-body.ts), then ONE step runs them all, as the analyzer loop's tick
- * does. Prints the step's output (snapshots, anomalies, explain records) and the V8 heap its output
- * holds (used after a full GC with the output alive, minus used once it is dropped).
+ * does. Prints the V8 heap the waiting backlog holds (used after a full GC, against before the
+ * first sample), the step's output (snapshots, anomalies, explain records) and the V8 heap that
+ * output holds (used after a full GC with the output alive, minus used once it is dropped).
  *
  * usage: node --expose-gc --import tsx bench/memory/catch-up-tick.ts [--workloads 500] [--steps 400]
  */
@@ -20,6 +21,8 @@ if (gc === undefined) throw new Error('run with node --expose-gc');
 const METRICS = ['cpu_percent', 'memory_percent', 'latency_p99_ms', 'error_rate', 'request_rate', 'restart_count'];
 const BUCKET_MS = 15_000;
 const core = new AnalysisCoreImpl({ newHexId: () => '000000000000' });
+gc();
+const beforeBacklog = process.memoryUsage().heapUsed;
 const now = Date.now();
 const first = now - (now % BUCKET_MS) - (steps + 1) * BUCKET_MS;
 for (let b = 0; b < steps; b++) {
@@ -30,6 +33,11 @@ for (let b = 0; b < steps; b++) {
     }
   }
 }
+gc();
+// what the backlog holds while it waits for the step: the open buckets and the workloads' objects
+// (their typed arrays are allocated at the first step, outside V8's heap)
+const waitingHeap = process.memoryUsage().heapUsed - beforeBacklog;
+const waitingBuckets = core.waitingBuckets();
 const started = performance.now();
 let output: ReturnType<AnalysisCoreImpl['step']> | undefined = core.step(now);
 const ms = performance.now() - started;
@@ -40,6 +48,9 @@ output = undefined;
 gc();
 const without = process.memoryUsage().heapUsed;
 const mb = (b: number): string => (b / 1_048_576).toFixed(0);
+console.log(
+  `catch-up-tick: waiting, ${waitingBuckets} workload-buckets held ${mb(waitingHeap)} MB of V8 heap (${(waitingHeap / waitingBuckets).toFixed(0)} bytes a workload-bucket, ${(waitingHeap / n / 1024).toFixed(0)} KB a workload)`,
+);
 console.log(
   `catch-up-tick: ${n} workloads x ${steps} buckets in one step (${(ms / 1000).toFixed(1)} s): ${counts}; ` +
     `the output holds ${mb(withOutput - without)} MB of V8 heap (${((withOutput - without) / n / 1024).toFixed(0)} KB per workload; heap used without it ${mb(without)} MB)`,

@@ -71,7 +71,7 @@ function postOnce(port: number, path: string, body: Buffer, apiKey?: string): Pr
 }
 
 /**
- * A remote-write POST as Prometheus sends one: a 429 is retried after its Retry-After (at most
+ * A remote-write POST as a sender that retries 429 sends one (Prometheus with retry_on_http_429): a 429 is retried after its Retry-After (at most
  * `maxWaitS`, 1 s when absent), up to `maxTries` times in all. Returns the last status and the
  * number of 429 answers.
  */
