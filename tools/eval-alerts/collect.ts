@@ -58,17 +58,24 @@ export class Collector {
     if (fresh.length > 0) this.lastSeq = fresh[fresh.length - 1]!.seq;
   }
 
-  /** the critical anomalies of every workload since `sinceMs` (one read per chunk) */
-  async readAnomalies(sinceMs: number): Promise<void> {
+  /**
+   * The critical anomalies of each workload since `sinceMs`, one read per workload and chunk: a
+   * read of all workloads at once hit the 1000-row limit whenever noisy series filled it with
+   * warnings, and the critical ones past the limit went uncounted.
+   */
+  async readAnomalies(sinceMs: number, names: readonly string[]): Promise<void> {
     const since = new Date(sinceMs).toISOString();
-    const r = await this.svc.get(`/anomalies?since=${since}&limit=1000`);
-    const list = (r.body as { anomalies: { severity: string; metric: string; workload: { name: string } }[] }).anomalies;
-    if (list.length >= 1000) this.anomalyReadsSaturated += 1;
-    for (const a of list) {
-      if (a.severity !== 'critical') continue;
-      let perMetric = this.criticalAnomalies.get(a.workload.name);
-      if (perMetric === undefined) this.criticalAnomalies.set(a.workload.name, (perMetric = new Map()));
-      perMetric.set(a.metric, (perMetric.get(a.metric) ?? 0) + 1);
+    for (const name of names) {
+      const r = await this.svc.get(`/anomalies/${NAMESPACE}/Deployment/${name}?since=${since}&limit=1000`);
+      if (r.status === 404) continue; // nothing of it ingested yet
+      const list = (r.body as { anomalies: { severity: string; metric: string; workload: { name: string } }[] }).anomalies;
+      if (list.length >= 1000) this.anomalyReadsSaturated += 1;
+      for (const a of list) {
+        if (a.severity !== 'critical') continue;
+        let perMetric = this.criticalAnomalies.get(a.workload.name);
+        if (perMetric === undefined) this.criticalAnomalies.set(a.workload.name, (perMetric = new Map()));
+        perMetric.set(a.metric, (perMetric.get(a.metric) ?? 0) + 1);
+      }
     }
   }
 

@@ -126,7 +126,7 @@ export async function runSeed(options: RunOptions): Promise<SeedRun> {
       if (expected.size > 0) await svc.waitProcessed(expected);
       await collector.readEvents();
       await collector.readActions();
-      await collector.readAnomalies(startMs + a * BUCKET_MS + 1);
+      await collector.readAnomalies(startMs + a * BUCKET_MS + 1, specs.map((s) => s.name));
       for (const cp of checkpointAt.get(b) ?? []) {
         const list = checkpoints.get(cp.name) ?? [];
         list.push(await collector.checkpoint(cp.name, cp.minutesBefore));

@@ -4,7 +4,10 @@
  * - mad: median and 1.4826 x MAD of the last 300 incl. the current; fires beyond 3; warm-up 10.
  * - seasonal: Holt-Winters (p = 240) one-step forecast made before the update; sigma of its last
  *   200 residuals incl. the current; fires beyond 3; warm-up one season.
- * - ca_ilr: metricR of the series (burst 20 / stable 240 windows, noise gate) above 3.0.
+ * - ca_ilr: metricR of the series (burst 20 / stable 240 windows, noise gate) above 3.0, and the
+ *   burst slope at least 3 standard errors from 0 (its own residuals, 18 degrees of freedom): on a
+ *   noisy flat series metricR sits at its cap of 10 (analytics.md §2.2), so without the second test
+ *   ca_ilr fired on nearly every point of every noisy series (docs/diagnosis.md).
  *
  * - novelty: the series' novelty score (novelty-score.ts: range, dispersion, day and week profile,
  *   context and run experts judged against the series' own past, repeats suppressed) at or above
@@ -75,6 +78,8 @@ const THRESHOLD = 3;
 /** the novelty score at which `novelty` fires: the standard profile's corpus threshold (docs/nab.md) */
 export const NOVELTY_FIRES_AT = 0.51;
 const NOISE_GATE = 0.02;
+/** the burst slope's distance from 0, in its standard errors, beyond which ca_ilr may fire (two-sided p ≈ 0.008 at 18 degrees of freedom) */
+const BURST_SLOPE_T = 3;
 
 /** the ensemble's value window (zscore, mad, and the novelty score's median once full) */
 const VALUE_WINDOW = 300;
@@ -323,7 +328,7 @@ export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xS
   linePush(d, BURST_LINE, BURST_POINTS, xSeconds, y);
   const r = seriesMetricRatio(base, NOISE_GATE);
   if (r !== null) scores[CA_ILR] = r;
-  if (r !== null && r > THRESHOLD) {
+  if (r !== null && r > THRESHOLD && Math.abs(lineSlope(d, BURST_LINE)) > BURST_SLOPE_T * lineSlopeStdError(d, BURST_LINE, BURST_POINTS)) {
     (firings ??= []).push({ method: 'ca_ilr', value: r, expected: linePredict(d, STABLE_LINE, xSeconds), score: r });
   }
 
