@@ -37,9 +37,11 @@ export interface AnalyzerLoopOptions {
 
 /**
  * The slices of a standalone service's tick (AnalyzerLoopOptions.slices): 10 ms when nothing
- * else waits, 1 ms while ingest requests come in (the tick still advances every turn of the loop).
+ * else waits; while ingest requests come in, 1 ms followed by 3 ms left to them, so a backlog's
+ * analysis takes at most a quarter of the wall clock while a sender streams (it still advances
+ * every 4 ms) and the whole loop once the stream stops (docs/ingest-performance.md).
  */
-export const TICK_SLICES: SliceLengths = { idleMs: 10, busyMs: 1 };
+export const TICK_SLICES: SliceLengths = { idleMs: 10, busyMs: 1, busyGapMs: 3 };
 
 /** workload-buckets the step runs between two looks at the clock (one run takes ~0.05-0.2 ms) */
 const BUCKETS_PER_CLOCK_CHECK = 8;
