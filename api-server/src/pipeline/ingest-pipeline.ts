@@ -31,8 +31,10 @@ export class IngestPipeline {
   private pendingRecords = 0;
   private drainScheduled = false;
   readonly totals = { metrics: 0, logs: 0, traces: 0 };
-  /** batches offered so far (the tick's slicer reads it to tell whether ingest is streaming) */
+  /** batches offered so far, taken or refused (the tick's slicer reads it to tell whether requests come in) */
   offers = 0;
+  /** records in them (the tick's slicer reads it to tell a stream from a trickle) */
+  offeredRecords = 0;
   /** 15-second means of every accepted metric point, for the raw storage tier */
   readonly rawPoints = new RawPointBuckets();
 
@@ -56,6 +58,7 @@ export class IngestPipeline {
     if (size === 0) return false;
     // a refused batch is still ingest streaming in: the tick's slicer keeps its short slices
     this.offers += 1;
+    this.offeredRecords += size;
     this.counters.dropped('analysis_backlog', size);
     return true;
   }
@@ -68,6 +71,7 @@ export class IngestPipeline {
   offer(batch: DecodedBatch): boolean {
     this.offers += 1;
     const size = batch.metrics.length + batch.logs.length + batch.spans.length;
+    this.offeredRecords += size;
     if (size > 0 && this.pendingRecords + size > this.maxPendingRecords) {
       this.counters.dropped('queue_full', size);
       return false;

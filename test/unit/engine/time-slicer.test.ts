@@ -47,7 +47,7 @@ describe('TimeSlicer: long work and requests share the event loop', function () 
       if (!workDone) setImmediate(serve);
     };
     setImmediate(serve);
-    const pauses = await work(new TimeSlicer({ idleMs: 10, busyMs: 1 }, () => requests), 100, 0.5, () => {
+    const pauses = await work(new TimeSlicer({ idleMs: 10, busyMs: 1 }, () => ({ offers: requests, offeredRecords: requests })), 100, 0.5, () => {
       workDone = true;
     });
     // the work finished although a request was waiting at every pause
@@ -66,7 +66,7 @@ describe('TimeSlicer: long work and requests share the event loop', function () 
       if (!workDone) setImmediate(serve);
     };
     setImmediate(serve);
-    const slicer = new TimeSlicer({ idleMs: 10, busyMs: 1, busyGapMs: 3 }, () => requests);
+    const slicer = new TimeSlicer({ idleMs: 10, busyMs: 1, busyGapMs: 3 }, () => ({ offers: requests, offeredRecords: requests }));
     let before = requests;
     slicer.restart();
     for (let i = 0; i < 100; i++) {
@@ -87,5 +87,68 @@ describe('TimeSlicer: long work and requests share the event loop', function () 
     const afterBusy = served.slice(1).sort((a, b) => a - b);
     expect(afterBusy.length).to.be.greaterThan(10);
     expect(afterBusy[Math.floor(afterBusy.length / 2)]).to.be.at.least(3);
+  });
+
+  it('tells a stream from a trickle by the records offered per second since the previous slice', () => {
+    const activity = { offers: 0, offeredRecords: 0 };
+    const slicer = new TimeSlicer({ idleMs: 10, busyMs: 1, busyGapMs: 3, streamRecordsPerSecond: 50_000, streamGapMs: 9 }, () => activity);
+    slicer.restart();
+    expect(slicer.kind).to.equal('idle');
+    // one request of 2 records: a trickle, whatever the time since the last slice (≥ 1 ms counted)
+    activity.offers += 1;
+    activity.offeredRecords += 2;
+    slicer.restart();
+    expect(slicer.kind).to.equal('busy');
+    // a million records in far less than the 20 s they would need at 50 000 a second: a stream
+    activity.offers += 1;
+    activity.offeredRecords += 1_000_000;
+    slicer.restart();
+    expect(slicer.kind).to.equal('stream');
+    // refused or empty requests are still requests: busy, not a stream
+    activity.offers += 3;
+    slicer.restart();
+    expect(slicer.kind).to.equal('busy');
+    slicer.restart();
+    expect(slicer.kind).to.equal('idle');
+  });
+
+  it('without a stream rate, records never make a stream', () => {
+    const activity = { offers: 0, offeredRecords: 0 };
+    const slicer = new TimeSlicer({ idleMs: 10, busyMs: 1, busyGapMs: 3 }, () => activity);
+    activity.offers += 1;
+    activity.offeredRecords += 1_000_000;
+    slicer.restart();
+    expect(slicer.kind).to.equal('busy');
+  });
+
+  it('while a sender streams, a busy slice is followed by the longer stream gap, and the work still finishes', async () => {
+    let requests = 0;
+    let workDone = false;
+    // each turn of the loop a request of 500 records, as the comparison's remote-write requests
+    const serve = (): void => {
+      requests += 1;
+      if (!workDone) setImmediate(serve);
+    };
+    setImmediate(serve);
+    const slicer = new TimeSlicer({ idleMs: 10, busyMs: 1, busyGapMs: 3, streamRecordsPerSecond: 50_000, streamGapMs: 9 }, () => ({ offers: requests, offeredRecords: requests * 500 }));
+    const waits: number[] = [];
+    slicer.restart();
+    for (let i = 0; i < 60; i++) {
+      const until = performance.now() + 0.5;
+      while (performance.now() < until) {
+        // busy: stands for one analysis run
+      }
+      const kind = slicer.kind;
+      const wait = slicer.pause();
+      if (wait !== undefined) {
+        const from = performance.now();
+        await wait;
+        if (kind === 'stream') waits.push(performance.now() - from);
+      }
+    }
+    workDone = true;
+    // a timer never fires before its delay: every pause after a stream slice lasted the 9-ms gap
+    expect(waits.length).to.be.greaterThan(5);
+    expect(Math.min(...waits)).to.be.at.least(8);
   });
 });

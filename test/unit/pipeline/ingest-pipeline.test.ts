@@ -112,6 +112,9 @@ describe('pipeline/ingest-pipeline: time range, counters, bounded queue, drain i
     expect(pipeline.waiting).to.equal(0);
     expect(core.seen).to.deep.equal(['metric a 0', 'metric b 0', 'metric c 0', 'log x 0', 'log y 0']);
     expect(pipeline.offer(batch({ spans: [span('s', 0)] }))).to.equal(true);
+    // the tick's slicer sees every request and its records, taken or refused: 4 requests, 3 + 2 + 1 + 1 records
+    expect(pipeline.offers).to.equal(4);
+    expect(pipeline.offeredRecords).to.equal(7);
   });
 
   it('drains by itself on the next turn of the event loop, in arrival order', async () => {
