@@ -14,21 +14,15 @@ import type { ClassicLevel } from 'classic-level';
 import type { AnomalyEvent, ExplainRecord, Fingerprint, WorkloadSnapshot } from '../analysis/contract.js';
 import type { HistoryTier } from '../model/retention.js';
 import type { KpiSignalName } from '../model/signals.js';
+import { padTime as pad, RawChunks, rawChunkStart, readRawEntry, type RawMean, type RawMetricPoint } from './raw-chunks.js';
+
+export type { RawMetricPoint } from './raw-chunks.js';
 
 /** one KPI history point: FusedR, health and the other nine signals (model/signals.ts) */
 export interface KpiPoint extends Record<KpiSignalName, number> {
   t: number;
   fused_r: number;
   health: number;
-}
-
-
-export interface RawMetricPoint {
-  workload: string;
-  metric: string;
-  bucketStartMs: number;
-  mean: number;
-  count: number;
 }
 
 export interface TickWrite {
@@ -73,8 +67,6 @@ async function putEach<T>(items: readonly T[], put: (item: T) => void, pause: ((
  */
 export const STATE_BATCH_BYTES = 16 * 1_048_576;
 
-const pad = (t: number): string => Math.max(0, Math.floor(t)).toString().padStart(15, '0');
-
 export class AnalysisStore {
   private readonly snap;
   private readonly state;
@@ -94,7 +86,7 @@ export class AnalysisStore {
     this.anom = db.sublevel<string, AnomalyEvent>('anom', { valueEncoding: 'json' });
     this.rupt = db.sublevel<string, ExplainRecord>('rupt', { valueEncoding: 'json' });
     this.fp = db.sublevel<string, Fingerprint>('fp', { valueEncoding: 'json' });
-    this.raw = db.sublevel<string, [number, number]>('raw', { valueEncoding: 'json' });
+    this.raw = db.sublevel<string, number[]>('raw', { valueEncoding: 'json' });
     this.repl = db.sublevel<string, string>('repl', { valueEncoding: 'utf8' });
   }
 
@@ -150,7 +142,9 @@ export class AnalysisStore {
     await putEach(w.anomalies, (a) => batch.put(`${pad(a.timeMs)}!${a.id}`, a, { sublevel: this.anom }), pause);
     for (const r of w.ruptures) batch.put(r.ruptureId, r, { sublevel: this.rupt });
     for (const f of w.fingerprints) batch.put(f.id, f, { sublevel: this.fp });
-    await putEach(raw, (p) => batch.put(`${pad(p.bucketStartMs)}!${p.workload}!${p.metric}`, [p.mean, p.count], { sublevel: this.raw }), pause);
+    const chunks = new RawChunks();
+    await putEach(raw, (p) => chunks.add(p), pause);
+    await putEach(chunks.entries(), (c) => batch.put(c.key, c.value, { sublevel: this.raw }), pause);
     await batch.write();
     for (const listener of this.listeners) listener(w);
   }
@@ -240,19 +234,19 @@ export class AnalysisStore {
     return n;
   }
 
-  /** Raw 15-second metric means of one workload and metric, oldest first. */
-  async rawPoints(workload: string, metric: string, fromMs: number, toMs: number): Promise<{ t: number; mean: number; count: number }[]> {
-    const out: { t: number; mean: number; count: number }[] = [];
-    for await (const [key, [mean, count]] of this.raw.iterator({ gte: pad(fromMs), lte: `${pad(toMs)}\xff` })) {
-      const first = key.indexOf('!');
-      const rest = key.slice(first + 1);
-      if (rest === `${workload}!${metric}`) out.push({ t: Number(key.slice(0, first)), mean, count });
+  /** Raw 15-second metric means of one workload and metric within [fromMs, toMs], oldest first (raw-chunks.ts). */
+  async rawPoints(workload: string, metric: string, fromMs: number, toMs: number): Promise<RawMean[]> {
+    const series = `${workload}!${metric}`;
+    const out: RawMean[] = [];
+    for await (const [key, value] of this.raw.iterator({ gte: pad(rawChunkStart(fromMs)), lte: `${pad(toMs)}\xff` })) {
+      for (const m of readRawEntry(key, value, series)) if (m.t >= fromMs && m.t <= toMs) out.push(m);
     }
-    return out;
+    return out.sort((a, b) => a.t - b.t);
   }
 
+  /** Removes the raw means older than `beforeMs` (whole hourly entries: the hour holding `beforeMs` is kept whole). */
   async expireRaw(beforeMs: number): Promise<void> {
-    await this.raw.clear({ lt: pad(beforeMs) });
+    await this.raw.clear({ lt: pad(rawChunkStart(beforeMs)) });
   }
 
   async expireAnomalies(beforeMs: number): Promise<void> {
