@@ -10,6 +10,7 @@
  * usage: npm run bench:memory -- [--workloads 1000,5000] [--steps 400] [--heap-snapshot DIR]
  *        [--node-flags='...' instead of npm start's] [--no-start-env: without npm start's environment]
  *        [--project DIR: a built checkout other than this one]
+ *        [--breakdown: the service's RSS by component at each size (bench/memory/rss-breakdown.ts; gdb for malloc's part)]
  * Needs a built project (the script builds it), Debian's prometheus on PATH.
  */
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
@@ -17,10 +18,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { remoteWriteBody } from './memory/remote-write-body.js';
+import { components, formatBreakdown, reportFlags, rssBreakdown, type Breakdown } from './memory/rss-breakdown.js';
 import { brkHeapMb, getJson, getStatus, post, postRetrying, rssMb, startCommand, startPair } from './memory/processes.js';
 
 const { values } = parseArgs({
-  options: { workloads: { type: 'string', default: '1000,5000' }, steps: { type: 'string', default: '400' }, 'heap-snapshot': { type: 'string' }, 'node-flags': { type: 'string' }, 'no-start-env': { type: 'boolean' }, project: { type: 'string' } },
+  options: { workloads: { type: 'string', default: '1000,5000' }, steps: { type: 'string', default: '400' }, 'heap-snapshot': { type: 'string' }, 'node-flags': { type: 'string' }, 'no-start-env': { type: 'boolean' }, project: { type: 'string' }, breakdown: { type: 'boolean' } },
 });
 const sizes = values.workloads.split(',').map(Number);
 const steps = Number(values.steps);
@@ -33,7 +35,10 @@ if (snapshotDir !== undefined) mkdirSync(snapshotDir, { recursive: true });
 const start = startCommand(join(project, 'package.json'));
 const startEnv = values['no-start-env'] === true ? {} : start.env;
 const baseFlags = values['node-flags'] === undefined ? start.flags : values['node-flags'].split(/\s+/).filter((f) => f !== '');
-const nodeFlags = [...baseFlags, ...(snapshotDir === undefined ? [] : ['--heapsnapshot-signal=SIGUSR2'])];
+const breakdown = values.breakdown === true;
+// --breakdown: the service writes its diagnostic report (V8 heaps of every thread) here on request
+const reportDir = breakdown ? mkdtempSync(join(tmpdir(), 'bench-memory-reports-')) : undefined;
+const nodeFlags = [...baseFlags, ...(snapshotDir === undefined ? [] : ['--heapsnapshot-signal=SIGUSR2']), ...(reportDir === undefined ? [] : reportFlags(reportDir))];
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 interface Row {
@@ -49,6 +54,8 @@ interface Row {
   /** seconds from the ingest queue's calm until every workload had stepped its backlog (NaN: never, within an hour) */
   steppedSeconds: number;
   non2xx: number;
+  /** --breakdown: the service's RSS by component, read after the row's other figures */
+  breakdown?: Breakdown;
 }
 
 /**
@@ -104,6 +111,8 @@ async function measure(workloads: number): Promise<Row> {
     row.heapTotalMb = mb('nodejs_heap_size_total_bytes');
     row.externalMb = mb('nodejs_external_memory_bytes');
     if (snapshotDir !== undefined) await heapSnapshot(pair.service.pid!, workloads);
+    // last: malloc_trim(0) at its end gives memory back
+    if (reportDir !== undefined) row.breakdown = await rssBreakdown(pair.service.pid!, { reportDir, dataDir: join(dir, 'data'), gdb: true, trim: true });
     return row;
   } catch (error) {
     // what the service said last (it may have exited), before its directory goes
@@ -142,6 +151,7 @@ for (const w of sizes) {
   console.log(
     `${String(w).padStart(6)} workloads: service RSS ${row.serviceMb.toFixed(0)} MB (V8 heap used ${row.heapUsedMb.toFixed(0)} / total ${row.heapTotalMb.toFixed(0)} MB, external ${row.externalMb.toFixed(0)} MB, malloc heap ${row.mallocHeapMb.toFixed(0)} MB), Prometheus RSS ${row.prometheusMb.toFixed(0)} MB; sent in ${row.sendSeconds.toFixed(0)} s, stepped ${row.steppedSeconds.toFixed(0)} s after, ${row.non2xx} non-2xx`,
   );
+  if (row.breakdown !== undefined) console.log(formatBreakdown(row.breakdown, w));
 }
 if (rows.length >= 2) {
   const a = rows[0]!;
@@ -150,6 +160,15 @@ if (rows.length >= 2) {
   const service = slope(a.serviceMb, b.serviceMb);
   const prometheus = slope(a.prometheusMb, b.prometheusMb);
   console.log(`per workload (slope ${a.workloads} -> ${b.workloads}): service ${service.toFixed(1)} KB, Prometheus ${prometheus.toFixed(1)} KB, ratio ${(service / prometheus).toFixed(2)}`);
+  if (a.breakdown !== undefined && b.breakdown !== undefined) {
+    const [ca, cb] = [components(a.breakdown), components(b.breakdown)];
+    console.log(`the service's RSS by component: ${a.workloads} / ${b.workloads} workloads (MB), slope (KB a workload)`);
+    ca.forEach((x, i) => {
+      const y = cb[i]!;
+      console.log(`  ${x.name.padEnd(92)} ${(x.kb / 1024).toFixed(1).padStart(8)} ${(y.kb / 1024).toFixed(1).padStart(8)} ${((y.kb - x.kb) / (b.workloads - a.workloads)).toFixed(1).padStart(8)}`);
+    });
+  }
   console.log(JSON.stringify({ steps, rows, kb_per_workload: { service: +service.toFixed(1), prometheus: +prometheus.toFixed(1) } }));
 }
+if (reportDir !== undefined) rmSync(reportDir, { recursive: true, force: true });
 process.exit(0);
