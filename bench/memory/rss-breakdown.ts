@@ -332,7 +332,7 @@ export function components(b: Breakdown): Component[] {
 export const unclassifiedKb = (b: Breakdown): number => b.rssKb - MAPPING_CLASSES.reduce((s, k) => s + b.byClass[k], 0);
 
 export function formatBreakdown(b: Breakdown, workloads?: number): string {
-  const lines = [`RSS ${(b.rssKb / 1024).toFixed(0)} MB, ${b.threads} threads, ${b.arenas} malloc thread arenas${b.malloc === undefined ? '' : ` (malloc_info: ${b.malloc.arenas.length - 1})`}`];
+  const lines = [`RSS ${(b.rssKb / 1024).toFixed(0)} MB, ${b.threads} threads, ${b.arenas} malloc thread-arena heaps of 64 MiB${b.malloc === undefined ? '' : ` (thread arenas by malloc_info: ${b.malloc.arenas.length - 1})`}`];
   for (const row of components(b)) {
     lines.push(`  ${row.name.padEnd(92)} ${(row.kb / 1024).toFixed(1).padStart(8)} MB${workloads === undefined ? '' : `  ${(row.kb / workloads).toFixed(1).padStart(7)} KB/workload`}`);
   }
