@@ -341,6 +341,7 @@ export function formatBreakdown(b: Breakdown, workloads?: number): string {
     lines.push(`  (V8 main: used ${(m.usedBytes / 1048576).toFixed(0)} of ${(m.committedBytes / 1048576).toFixed(0)} MB; ${Object.entries(m.spaces).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${(v / 1048576).toFixed(0)}`).join(', ')}; external ${(m.externalBytes / 1048576).toFixed(0)} MB)`);
     for (const w of b.v8.workers) lines.push(`  (V8 worker: used ${(w.usedBytes / 1048576).toFixed(0)} of ${(w.committedBytes / 1048576).toFixed(0)} MB; ${Object.entries(w.spaces).filter(([, v]) => v > 0).map(([k, v]) => `${k} ${(v / 1048576).toFixed(0)}`).join(', ')})`);
   }
+  lines.push(`  (smaps MB: ${MAPPING_CLASSES.map((k) => `${k} ${(b.byClass[k] / 1024).toFixed(0)}`).join(', ')}${b.malloc === undefined ? '' : `; malloc_info: ${b.malloc.mmapCount} mmapped chunks of ${(b.malloc.mmapBytes / 1048576).toFixed(0)} MB`})`);
   if (b.trimmedKb !== undefined) lines.push(`  malloc_trim(0) gave back ${(b.trimmedKb / 1024).toFixed(1)} MB of RSS`);
   return lines.join('\n');
 }
