@@ -54,6 +54,8 @@ interface Row {
   /** seconds from the ingest queue's calm until every workload had stepped its backlog (NaN: never, within an hour) */
   steppedSeconds: number;
   non2xx: number;
+  /** seconds of the service's main-thread GC pauses since its start, by kind (prom-client's nodejs_gc_duration_seconds_sum), and their count */
+  gc: Record<string, { seconds: number; count: number }>;
   /** --breakdown: the service's RSS by component, read after the row's other figures */
   breakdown?: Breakdown;
 }
@@ -99,7 +101,7 @@ async function measure(workloads: number): Promise<Row> {
     // bucket closes only once the server's clock has passed it), so that nothing waits in buckets
     const stepped = await backlogStepped(pair.restPort, workloads, t0 + (steps - 2) * 15_000);
     await sleep(20_000);
-    const row: Row = { workloads, serviceMb: rssMb(pair.service.pid!), prometheusMb: rssMb(pair.prometheus.pid!), heapUsedMb: Number.NaN, heapTotalMb: Number.NaN, externalMb: Number.NaN, mallocHeapMb: brkHeapMb(pair.service.pid!), sendSeconds, steppedSeconds: stepped, non2xx };
+    const row: Row = { workloads, serviceMb: rssMb(pair.service.pid!), prometheusMb: rssMb(pair.prometheus.pid!), heapUsedMb: Number.NaN, heapTotalMb: Number.NaN, externalMb: Number.NaN, mallocHeapMb: brkHeapMb(pair.service.pid!), sendSeconds, steppedSeconds: stepped, non2xx, gc: {} };
     const metrics = await new Promise<string>((res) => {
       void fetch(`http://127.0.0.1:${pair.restPort}/api/v2/metrics`).then((r) => r.text()).then(res, () => res(''));
     });
@@ -110,6 +112,11 @@ async function measure(workloads: number): Promise<Row> {
     row.heapUsedMb = mb('nodejs_heap_size_used_bytes');
     row.heapTotalMb = mb('nodejs_heap_size_total_bytes');
     row.externalMb = mb('nodejs_external_memory_bytes');
+    for (const m of metrics.matchAll(/^nodejs_gc_duration_seconds_(sum|count)\{kind="(\w+)"\} (\S+)/gm)) {
+      const g = (row.gc[m[2]!] ??= { seconds: 0, count: 0 });
+      if (m[1] === 'sum') g.seconds = Number(m[3]);
+      else g.count = Number(m[3]);
+    }
     if (snapshotDir !== undefined) await heapSnapshot(pair.service.pid!, workloads);
     // last: malloc_trim(0) at its end gives memory back
     if (reportDir !== undefined) row.breakdown = await rssBreakdown(pair.service.pid!, { reportDir, dataDir: join(dir, 'data'), gdb: true, trim: true });
@@ -149,7 +156,7 @@ for (const w of sizes) {
   const row = await measure(w);
   rows.push(row);
   console.log(
-    `${String(w).padStart(6)} workloads: service RSS ${row.serviceMb.toFixed(0)} MB (V8 heap used ${row.heapUsedMb.toFixed(0)} / total ${row.heapTotalMb.toFixed(0)} MB, external ${row.externalMb.toFixed(0)} MB, malloc heap ${row.mallocHeapMb.toFixed(0)} MB), Prometheus RSS ${row.prometheusMb.toFixed(0)} MB; sent in ${row.sendSeconds.toFixed(0)} s, stepped ${row.steppedSeconds.toFixed(0)} s after, ${row.non2xx} non-2xx`,
+    `${String(w).padStart(6)} workloads: service RSS ${row.serviceMb.toFixed(0)} MB (V8 heap used ${row.heapUsedMb.toFixed(0)} / total ${row.heapTotalMb.toFixed(0)} MB, external ${row.externalMb.toFixed(0)} MB, malloc heap ${row.mallocHeapMb.toFixed(0)} MB), Prometheus RSS ${row.prometheusMb.toFixed(0)} MB; sent in ${row.sendSeconds.toFixed(0)} s, stepped ${row.steppedSeconds.toFixed(0)} s after, ${row.non2xx} non-2xx; GC pauses ${Object.entries(row.gc).map(([k, g]) => `${k} ${g.seconds.toFixed(1)} s (${g.count})`).join(', ')}`,
   );
   if (row.breakdown !== undefined) console.log(formatBreakdown(row.breakdown, w));
 }
