@@ -10,6 +10,7 @@
  * usage: npm run bench:memory -- [--workloads 1000,5000] [--steps 400] [--heap-snapshot DIR]
  *        [--node-flags='...' instead of npm start's] [--no-start-env: without npm start's environment]
  *        [--project DIR: a built checkout other than this one]
+ *        [--breakdown: the service's RSS by component at each size (bench/memory/rss-breakdown.ts; gdb for malloc's part)]
  * Needs a built project (the script builds it), Debian's prometheus on PATH.
  */
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
@@ -17,10 +18,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { remoteWriteBody } from './memory/remote-write-body.js';
+import { components, formatBreakdown, reportFlags, rssBreakdown, type Breakdown } from './memory/rss-breakdown.js';
 import { brkHeapMb, getJson, getStatus, post, postRetrying, rssMb, startCommand, startPair } from './memory/processes.js';
 
 const { values } = parseArgs({
-  options: { workloads: { type: 'string', default: '1000,5000' }, steps: { type: 'string', default: '400' }, 'heap-snapshot': { type: 'string' }, 'node-flags': { type: 'string' }, 'no-start-env': { type: 'boolean' }, project: { type: 'string' } },
+  options: { workloads: { type: 'string', default: '1000,5000' }, steps: { type: 'string', default: '400' }, 'heap-snapshot': { type: 'string' }, 'node-flags': { type: 'string' }, 'no-start-env': { type: 'boolean' }, project: { type: 'string' }, breakdown: { type: 'boolean' } },
 });
 const sizes = values.workloads.split(',').map(Number);
 const steps = Number(values.steps);
@@ -33,7 +35,10 @@ if (snapshotDir !== undefined) mkdirSync(snapshotDir, { recursive: true });
 const start = startCommand(join(project, 'package.json'));
 const startEnv = values['no-start-env'] === true ? {} : start.env;
 const baseFlags = values['node-flags'] === undefined ? start.flags : values['node-flags'].split(/\s+/).filter((f) => f !== '');
-const nodeFlags = [...baseFlags, ...(snapshotDir === undefined ? [] : ['--heapsnapshot-signal=SIGUSR2'])];
+const breakdown = values.breakdown === true;
+// --breakdown: the service writes its diagnostic report (V8 heaps of every thread) here on request
+const reportDir = breakdown ? mkdtempSync(join(tmpdir(), 'bench-memory-reports-')) : undefined;
+const nodeFlags = [...baseFlags, ...(snapshotDir === undefined ? [] : ['--heapsnapshot-signal=SIGUSR2']), ...(reportDir === undefined ? [] : reportFlags(reportDir))];
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 interface Row {
@@ -49,6 +54,10 @@ interface Row {
   /** seconds from the ingest queue's calm until every workload had stepped its backlog (NaN: never, within an hour) */
   steppedSeconds: number;
   non2xx: number;
+  /** seconds of the service's main-thread GC pauses since its start, by kind (prom-client's nodejs_gc_duration_seconds_sum), and their count */
+  gc: Record<string, { seconds: number; count: number }>;
+  /** --breakdown: the service's RSS by component, read after the row's other figures */
+  breakdown?: Breakdown;
 }
 
 /**
@@ -92,7 +101,7 @@ async function measure(workloads: number): Promise<Row> {
     // bucket closes only once the server's clock has passed it), so that nothing waits in buckets
     const stepped = await backlogStepped(pair.restPort, workloads, t0 + (steps - 2) * 15_000);
     await sleep(20_000);
-    const row: Row = { workloads, serviceMb: rssMb(pair.service.pid!), prometheusMb: rssMb(pair.prometheus.pid!), heapUsedMb: Number.NaN, heapTotalMb: Number.NaN, externalMb: Number.NaN, mallocHeapMb: brkHeapMb(pair.service.pid!), sendSeconds, steppedSeconds: stepped, non2xx };
+    const row: Row = { workloads, serviceMb: rssMb(pair.service.pid!), prometheusMb: rssMb(pair.prometheus.pid!), heapUsedMb: Number.NaN, heapTotalMb: Number.NaN, externalMb: Number.NaN, mallocHeapMb: brkHeapMb(pair.service.pid!), sendSeconds, steppedSeconds: stepped, non2xx, gc: {} };
     const metrics = await new Promise<string>((res) => {
       void fetch(`http://127.0.0.1:${pair.restPort}/api/v2/metrics`).then((r) => r.text()).then(res, () => res(''));
     });
@@ -103,7 +112,14 @@ async function measure(workloads: number): Promise<Row> {
     row.heapUsedMb = mb('nodejs_heap_size_used_bytes');
     row.heapTotalMb = mb('nodejs_heap_size_total_bytes');
     row.externalMb = mb('nodejs_external_memory_bytes');
+    for (const m of metrics.matchAll(/^nodejs_gc_duration_seconds_(sum|count)\{kind="(\w+)"\} (\S+)/gm)) {
+      const g = (row.gc[m[2]!] ??= { seconds: 0, count: 0 });
+      if (m[1] === 'sum') g.seconds = Number(m[3]);
+      else g.count = Number(m[3]);
+    }
     if (snapshotDir !== undefined) await heapSnapshot(pair.service.pid!, workloads);
+    // last: malloc_trim(0) at its end gives memory back
+    if (reportDir !== undefined) row.breakdown = await rssBreakdown(pair.service.pid!, { reportDir, dataDir: join(dir, 'data'), gdb: true, trim: true });
     return row;
   } catch (error) {
     // what the service said last (it may have exited), before its directory goes
@@ -140,8 +156,9 @@ for (const w of sizes) {
   const row = await measure(w);
   rows.push(row);
   console.log(
-    `${String(w).padStart(6)} workloads: service RSS ${row.serviceMb.toFixed(0)} MB (V8 heap used ${row.heapUsedMb.toFixed(0)} / total ${row.heapTotalMb.toFixed(0)} MB, external ${row.externalMb.toFixed(0)} MB, malloc heap ${row.mallocHeapMb.toFixed(0)} MB), Prometheus RSS ${row.prometheusMb.toFixed(0)} MB; sent in ${row.sendSeconds.toFixed(0)} s, stepped ${row.steppedSeconds.toFixed(0)} s after, ${row.non2xx} non-2xx`,
+    `${String(w).padStart(6)} workloads: service RSS ${row.serviceMb.toFixed(0)} MB (V8 heap used ${row.heapUsedMb.toFixed(0)} / total ${row.heapTotalMb.toFixed(0)} MB, external ${row.externalMb.toFixed(0)} MB, malloc heap ${row.mallocHeapMb.toFixed(0)} MB), Prometheus RSS ${row.prometheusMb.toFixed(0)} MB; sent in ${row.sendSeconds.toFixed(0)} s, stepped ${row.steppedSeconds.toFixed(0)} s after, ${row.non2xx} non-2xx; GC pauses ${Object.entries(row.gc).map(([k, g]) => `${k} ${g.seconds.toFixed(1)} s (${g.count})`).join(', ')}`,
   );
+  if (row.breakdown !== undefined) console.log(formatBreakdown(row.breakdown, w));
 }
 if (rows.length >= 2) {
   const a = rows[0]!;
@@ -150,6 +167,15 @@ if (rows.length >= 2) {
   const service = slope(a.serviceMb, b.serviceMb);
   const prometheus = slope(a.prometheusMb, b.prometheusMb);
   console.log(`per workload (slope ${a.workloads} -> ${b.workloads}): service ${service.toFixed(1)} KB, Prometheus ${prometheus.toFixed(1)} KB, ratio ${(service / prometheus).toFixed(2)}`);
+  if (a.breakdown !== undefined && b.breakdown !== undefined) {
+    const [ca, cb] = [components(a.breakdown), components(b.breakdown)];
+    console.log(`the service's RSS by component: ${a.workloads} / ${b.workloads} workloads (MB), slope (KB a workload)`);
+    ca.forEach((x, i) => {
+      const y = cb[i]!;
+      console.log(`  ${x.name.padEnd(92)} ${(x.kb / 1024).toFixed(1).padStart(8)} ${(y.kb / 1024).toFixed(1).padStart(8)} ${((y.kb - x.kb) / (b.workloads - a.workloads)).toFixed(1).padStart(8)}`);
+    });
+  }
   console.log(JSON.stringify({ steps, rows, kb_per_workload: { service: +service.toFixed(1), prometheus: +prometheus.toFixed(1) } }));
 }
+if (reportDir !== undefined) rmSync(reportDir, { recursive: true, force: true });
 process.exit(0);

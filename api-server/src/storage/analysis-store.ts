@@ -1,8 +1,8 @@
 /**
- * LevelDB persistence of the analysis (analytics.md §11, runtime.md "Durability"): one batch per
- * tick holding the latest snapshot of every workload that stepped, the KPI history points,
- * anomalies, explain records and fingerprints; the exported states of the workloads whose
- * checkpoint is due (engine/state-checkpoints.ts) in batches of about STATE_BATCH_BYTES beside
+ * LevelDB persistence of the analysis (analytics.md §11, runtime.md "Durability"): each tick
+ * writes the latest snapshot of every workload that stepped, the KPI history points, anomalies,
+ * explain records, fingerprints and raw points in batches of about TICK_BATCH_BYTES; the
+ * exported states of the workloads whose checkpoint is due (engine/state-checkpoints.ts) in batches of about STATE_BATCH_BYTES beside
  * it. Startup reads it all back.
  *
  * Sublevels: `snap` (key → snapshot), `state` (key → exported analysis state), `hist`
@@ -49,10 +49,21 @@ export type TickWriteListener = (w: TickWrite) => void;
 /** small entries put into a tick's batch between two checks whether to pause (a workload's state is large: checked after each) */
 const PUTS_PER_PAUSE_CHECK = 256;
 
-/** `put` of every item, asking `pause` every `every` items and awaiting it when it says so */
-async function putEach<T>(items: readonly T[], put: (item: T) => void, pause: (() => Promise<void> | undefined) | undefined, every = PUTS_PER_PAUSE_CHECK): Promise<void> {
+/**
+ * Bytes of keys and JSON values after which a tick's batch is written and the next one begun:
+ * LevelDB's write buffer (classic-level's default, 4 MB). LevelDB puts a whole batch into its
+ * memtable, whatever the write buffer's size, on the libuv thread that writes it: a backfill's
+ * catch-up tick wrote one batch of a few hundred MB (a 106 MB table after snappy, 500 workloads),
+ * whose memtable was freed into that thread's malloc arena after the flush and stayed resident
+ * (404 MB free in one arena; bench:memory --breakdown, docs/memory.md "The RSS by component").
+ */
+export const TICK_BATCH_BYTES = 4 * 1_048_576;
+
+/** `put` of every item, asking `pause` every `every` items and awaiting it when it says so; a put may wait (its batch being written) */
+async function putEach<T>(items: readonly T[], put: (item: T) => Promise<void> | undefined, pause: (() => Promise<void> | undefined) | undefined, every = PUTS_PER_PAUSE_CHECK): Promise<void> {
   for (let i = 0; i < items.length; i++) {
-    put(items[i]!);
+    const writing = put(items[i]!);
+    if (writing !== undefined) await writing;
     if (pause !== undefined && (i + 1) % every === 0) {
       const wait = pause();
       if (wait !== undefined) await wait;
@@ -67,6 +78,50 @@ async function putEach<T>(items: readonly T[], put: (item: T) => void, pause: ((
  */
 export const STATE_BATCH_BYTES = 16 * 1_048_576;
 
+/** a sublevel whose values are JSON already encoded (utf8) */
+type EncodedSublevel = ReturnType<typeof encodedSublevel>;
+const encodedSublevel = (db: ClassicLevel<string, string>, name: string) => db.sublevel<string, string>(name, { valueEncoding: 'utf8' });
+
+/**
+ * Batches of the database, each written once it holds `maxBytes` of keys and JSON values. Written
+ * as an array of operations (`db.batch(ops)`), not a chained batch: classic-level frees a chained
+ * batch's native WriteBatch (every key and value it holds, copied out of V8) only when the batch
+ * object is garbage collected, which for an object that lived through the write is the next major
+ * collection, and V8 does not know that memory to hurry it; the array form's WriteBatch is freed
+ * as soon as its write is done. With chained batches the service held 468 MB of such mmapped
+ * copies at 2 000 workloads (bench:memory --breakdown, docs/memory.md "The RSS by component").
+ */
+class BoundedBatches {
+  private ops: { type: 'put'; sublevel: EncodedSublevel; key: string; value: string }[] = [];
+  private bytes = 0;
+
+  constructor(
+    private readonly db: ClassicLevel<string, string>,
+    private readonly maxBytes: number,
+  ) {}
+
+  /** puts `value` as JSON under `key`; a promise when that filled the batch and it is being written */
+  put(sublevel: EncodedSublevel, key: string, value: unknown): Promise<void> | undefined {
+    const json = JSON.stringify(value);
+    // the sublevel per operation: a sublevel's own batch throws while it is still opening, right after the store is made
+    this.ops.push({ type: 'put', sublevel, key, value: json });
+    this.bytes += key.length + json.length;
+    return this.bytes >= this.maxBytes ? this.flush() : undefined;
+  }
+
+  /** writes what is left */
+  async end(): Promise<void> {
+    if (this.ops.length > 0) await this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    const ops = this.ops;
+    this.ops = [];
+    this.bytes = 0;
+    await this.db.batch(ops);
+  }
+}
+
 export class AnalysisStore {
   private readonly snap;
   private readonly state;
@@ -76,9 +131,15 @@ export class AnalysisStore {
   private readonly fp;
   private readonly raw;
   private readonly repl;
+  /** the same sublevels (the same prefixes, the same stored bytes) taking values already encoded as JSON, for the tick's bounded batches */
+  private readonly encoded;
   private readonly listeners: TickWriteListener[] = [];
 
-  constructor(private readonly db: ClassicLevel<string, string>) {
+  /** `tickBatchBytes`: see TICK_BATCH_BYTES */
+  constructor(
+    private readonly db: ClassicLevel<string, string>,
+    private readonly tickBatchBytes = TICK_BATCH_BYTES,
+  ) {
     this.snap = db.sublevel<string, WorkloadSnapshot>('snap', { valueEncoding: 'json' });
     // JSON, encoded here (not by the sublevel) to count the bytes of a batch
     this.state = db.sublevel<string, string>('state', { valueEncoding: 'utf8' });
@@ -88,6 +149,8 @@ export class AnalysisStore {
     this.fp = db.sublevel<string, Fingerprint>('fp', { valueEncoding: 'json' });
     this.raw = db.sublevel<string, number[]>('raw', { valueEncoding: 'json' });
     this.repl = db.sublevel<string, string>('repl', { valueEncoding: 'utf8' });
+    const utf8 = (name: string): EncodedSublevel => encodedSublevel(db, name);
+    this.encoded = { snap: utf8('snap'), hist: utf8('hist'), anom: utf8('anom'), rupt: utf8('rupt'), fp: utf8('fp'), raw: utf8('raw') };
   }
 
   /** calls `listener` with every tick's write once it is stored */
@@ -129,23 +192,27 @@ export class AnalysisStore {
   }
 
   /**
-   * One LevelDB batch with everything of the tick. `pause` (optional) is asked every
-   * few entries and awaited when it returns a promise, so that building a
-   * large batch (the raw points of many buckets) can let the event loop serve requests meanwhile.
+   * Everything of the tick, in LevelDB batches of about `tickBatchBytes` (keys and JSON values),
+   * written one after the other: a kill -9 loses at most the tick in progress, as with one batch,
+   * of which the batches written before it stay (every entry is keyed by its workload, time or
+   * id: writing one again changes nothing). `pause` (optional) is asked every few entries and
+   * awaited when it returns a promise, so that building a large write (the raw points of many
+   * buckets) can let the event loop serve requests meanwhile.
    */
   async writeTick(w: TickWrite, pause?: () => Promise<void> | undefined): Promise<void> {
     const raw = w.rawPoints ?? [];
     if (w.snapshots.length + w.history.length + w.anomalies.length + w.ruptures.length + w.fingerprints.length + raw.length === 0) return;
-    const batch = this.db.batch();
-    await putEach(w.snapshots, (snapshot) => batch.put(snapshot.key, snapshot, { sublevel: this.snap }), pause);
-    await putEach(w.history, (h) => batch.put(`${h.tier}!${h.key}!${pad(h.point.t)}`, h.point, { sublevel: this.hist }), pause);
-    await putEach(w.anomalies, (a) => batch.put(`${pad(a.timeMs)}!${a.id}`, a, { sublevel: this.anom }), pause);
-    for (const r of w.ruptures) batch.put(r.ruptureId, r, { sublevel: this.rupt });
-    for (const f of w.fingerprints) batch.put(f.id, f, { sublevel: this.fp });
+    const out = new BoundedBatches(this.db, this.tickBatchBytes);
+    const e = this.encoded;
+    await putEach(w.snapshots, (snapshot) => out.put(e.snap, snapshot.key, snapshot), pause);
+    await putEach(w.history, (h) => out.put(e.hist, `${h.tier}!${h.key}!${pad(h.point.t)}`, h.point), pause);
+    await putEach(w.anomalies, (a) => out.put(e.anom, `${pad(a.timeMs)}!${a.id}`, a), pause);
+    await putEach(w.ruptures, (r) => out.put(e.rupt, r.ruptureId, r), undefined);
+    await putEach(w.fingerprints, (f) => out.put(e.fp, f.id, f), undefined);
     const chunks = new RawChunks();
-    await putEach(raw, (p) => chunks.add(p), pause);
-    await putEach(chunks.entries(), (c) => batch.put(c.key, c.value, { sublevel: this.raw }), pause);
-    await batch.write();
+    await putEach(raw, (p) => void chunks.add(p), pause);
+    await putEach(chunks.entries(), (c) => out.put(e.raw, c.key, c.value), pause);
+    await out.end();
     for (const listener of this.listeners) listener(w);
   }
 
@@ -157,28 +224,18 @@ export class AnalysisStore {
    */
   async writeStates(keys: readonly string[], exportState: (key: string) => unknown, pause?: () => Promise<void> | undefined, maxBatchBytes = STATE_BATCH_BYTES): Promise<string[]> {
     const missing: string[] = [];
-    // a batch of the database with the sublevel per put (a sublevel's own chained batch throws
-    // while the sublevel is still opening, right after the store is made)
-    let batch = this.db.batch();
-    let bytes = 0;
+    const out = new BoundedBatches(this.db, maxBatchBytes);
     for (const key of keys) {
       const state = exportState(key);
       if (state === undefined) missing.push(key);
       else {
-        const json = JSON.stringify(state);
-        batch.put(key, json, { sublevel: this.state });
-        bytes += json.length;
-        if (bytes >= maxBatchBytes) {
-          await batch.write();
-          batch = this.db.batch();
-          bytes = 0;
-        }
+        const writing = out.put(this.state, key, state);
+        if (writing !== undefined) await writing;
       }
       const wait = pause?.();
       if (wait !== undefined) await wait;
     }
-    if (batch.length > 0) await batch.write();
-    else await batch.close();
+    await out.end();
     return missing;
   }
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ClassicLevel } from 'classic-level';
-import { AnalysisStore } from '../../../api-server/src/storage/analysis-store.js';
+import { AnalysisStore, TICK_BATCH_BYTES } from '../../../api-server/src/storage/analysis-store.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 import { snapshotOf } from '../../support/analysis-fixtures.js';
 
@@ -71,5 +71,44 @@ describe('AnalysisStore.writeStates: analysis state in bounded batches (real Lev
       await db.close();
       await dir.remove();
     }
+  });
+
+  it("writes a tick in batches of about tickBatchBytes, each entry once, and reads them back as one batch's", async () => {
+    expect(TICK_BATCH_BYTES).to.equal(4 * 1_048_576);
+    const write = {
+      snapshots: ['a', 'b', 'c'].map((k) => snapshotOf(k)),
+      history: [],
+      anomalies: [],
+      ruptures: [],
+      fingerprints: [],
+      rawPoints: Array.from({ length: 40 }, (_, i) => ({ workload: `w${i % 4}`, metric: 'cpu', bucketStartMs: 1_700_000_000_000 + Math.floor(i / 4) * 15_000, mean: i / 2, count: 1 + (i % 3) })),
+    };
+    const stored = async (tickBatchBytes: number | undefined): Promise<{ batches: number[]; entries: [string, string][] }> => {
+      const dir = await makeTempDir('analysis-tick-batches');
+      const db = new ClassicLevel<string, string>(dir.path);
+      await db.open();
+      try {
+        const store = tickBatchBytes === undefined ? new AnalysisStore(db) : new AnalysisStore(db, tickBatchBytes);
+        const batches: number[] = [];
+        db.on('write', (ops: unknown[]) => batches.push(ops.length));
+        await store.writeTick(write);
+        return { batches, entries: await db.iterator().all() };
+      } finally {
+        await db.close();
+        await dir.remove();
+      }
+    };
+    const one = await stored(undefined);
+    // 3 snapshots and the raw tier's 4 entries (one per series and hour: raw-chunks.ts)
+    expect(one.batches).to.deep.equal([7]);
+    // a snapshot alone is over 500 bytes, a raw entry of 10 means about 300: batches of one or two entries
+    const bounded = await stored(500);
+    expect(bounded.batches.length).to.be.greaterThan(3);
+    expect(bounded.batches.reduce((s, n) => s + n, 0)).to.equal(7);
+    // the same keys and the same stored bytes as the one batch
+    expect(bounded.entries).to.deep.equal(one.entries);
+    expect(one.entries.filter(([k]) => k.startsWith('!raw!'))).to.have.length(4);
+    // w0's means i = 0, 4, …, 36 as (time, mean, count) triples
+    expect(one.entries.find(([k]) => k.startsWith('!raw!'))?.[1]).to.match(/^\[1700000000000,0,1,1700000015000,2,2,1700000030000,4,3,/);
   });
 });

@@ -33,10 +33,31 @@ describe('bench/memory/pod-settings.ts', () => {
     expect(pod.nodeFlags).to.deep.equal(['--max-semi-space-size=64']);
   });
 
+  it("malloc settings that differ between the manifests and the chart, the image or npm start are an error naming both", () => {
+    const files = ['manifests/base/deployment.yaml', 'Dockerfile', 'manifests/helm/faultline/values.yaml', 'manifests/helm/faultline/templates/_pod.tpl', 'package.json'];
+    const edits: [string, (text: string) => string, RegExp][] = [
+      ['Dockerfile', (t) => t.replace('ENV MALLOC_MMAP_THRESHOLD_=131072', 'ENV MALLOC_MMAP_THRESHOLD_=65536'), /the Dockerfile's malloc settings .*65536.* are not the manifests' .*131072/],
+      ['manifests/helm/faultline/templates/_pod.tpl', (t) => t.replace(/ *- \{name: MALLOC_MMAP_THRESHOLD_, value: "131072"\}\n/, ''), /the chart's malloc settings \{\} are not the manifests' .*131072/],
+      ['package.json', (t) => t.replace('MALLOC_MMAP_THRESHOLD_=131072 ', 'MALLOC_MMAP_THRESHOLD_=131072 MALLOC_TOP_PAD_=0 '), /npm start's malloc settings .*MALLOC_TOP_PAD_.* are not the manifests'/],
+    ];
+    for (const [file, edit, error] of edits) {
+      const dir = mkdtempSync(join(tmpdir(), 'pod-settings-'));
+      try {
+        for (const f of files) cpSync(join(REPO_ROOT, f), join(dir, f), { recursive: true });
+        const before = readFileSync(join(dir, file), 'utf8');
+        expect(edit(before), file).to.not.equal(before);
+        writeFileSync(join(dir, file), edit(before));
+        expect(() => readPodSettings(dir), file).to.throw(error);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  });
+
   it("a chart whose limit differs from the manifests' is an error naming both", () => {
     const dir = mkdtempSync(join(tmpdir(), 'pod-settings-'));
     try {
-      for (const f of ['manifests/base/deployment.yaml', 'Dockerfile', 'manifests/helm/faultline/values.yaml', 'manifests/helm/faultline/templates/_pod.tpl']) cpSync(join(REPO_ROOT, f), join(dir, f), { recursive: true });
+      for (const f of ['manifests/base/deployment.yaml', 'Dockerfile', 'manifests/helm/faultline/values.yaml', 'manifests/helm/faultline/templates/_pod.tpl', 'package.json']) cpSync(join(REPO_ROOT, f), join(dir, f), { recursive: true });
       const values = join(dir, 'manifests/helm/faultline/values.yaml');
       writeFileSync(values, readFileSync(values, 'utf8').replace('memory: 7680Mi', 'memory: 4Gi'));
       expect(() => readPodSettings(dir)).to.throw("the chart's memory limit 4Gi is not the manifests' 7680Mi");

@@ -1,0 +1,53 @@
+/**
+ * The service's RSS by component once it has settled (docs/memory.md, "The RSS by component"):
+ * a fresh service (PROJECT's `npm start` settings; default this checkout) gets W workloads x 6
+ * metrics x 400 steps over remote-write (bench:memory's series, no Prometheus beside it); once the
+ * backlog is stepped, its 15-s ticks go on for SETTLE_S seconds (default 120) with nothing sent,
+ * the RSS read every 10 s, then the breakdown (rss-breakdown.ts, with gdb, malloc_trim last).
+ * Two trees side by side in the same conditions: start one per tree at once.
+ *
+ * usage: [PROJECT=DIR] [SETTLE_S=120] node --import tsx bench/memory/settled-breakdown.ts W
+ */
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { remoteWriteBody } from './remote-write-body.js';
+import { getJson, postRetrying, rssMb, startCommand, startService } from './processes.js';
+import { formatBreakdown, reportFlags, rssBreakdown } from './rss-breakdown.js';
+const project = resolve(process.env['PROJECT'] ?? resolve(import.meta.dirname, '../..'));
+const W = Number(process.argv[2] ?? 2000);
+const settleS = Number(process.env['SETTLE_S'] ?? 120);
+const steps = 400;
+const start = startCommand(join(project, 'package.json'));
+const dir = mkdtempSync(join(tmpdir(), 'bench-settled-'));
+mkdirSync(join(dir, 'rep'));
+const svc = await startService(project, dir, [...start.flags, ...reportFlags(join(dir, 'rep'))], start.env);
+const pid = svc.service.pid!;
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+try {
+  for (let i = 0; i < 300 && (await getJson(svc.restPort, '/api/v2/ready'))['status'] !== 'ready'; i++) await sleep(1000);
+  const t0 = Date.now() - steps * 15_000;
+  const sendStart = Date.now();
+  for (let s = 0; s < steps; s++) await postRetrying(svc.restPort, '/api/v2/write', remoteWriteBody(W, s, t0 + s * 15_000));
+  const sent = (Date.now() - sendStart) / 1000;
+  const stepStart = Date.now();
+  for (let i = 0; i < 900; i++) {
+    const snaps = await Promise.all([0, W - 1].map((w) => getJson(svc.restPort, `/api/v2/rupture/mem/wl-${w}`)));
+    if (snaps.every((x) => Date.parse(String(x['timestamp'])) >= t0 + (steps - 2) * 15_000)) break;
+    await sleep(2000);
+  }
+  const stepped = (Date.now() - stepStart) / 1000;
+  const at = rssMb(pid);
+  const samples: number[] = [];
+  for (let i = 0; i < settleS / 10; i++) {
+    await sleep(10_000);
+    samples.push(Math.round(rssMb(pid)));
+  }
+  console.log(`${project} ${W} workloads: sent in ${sent.toFixed(0)} s, stepped ${stepped.toFixed(0)} s after; RSS ${at.toFixed(0)} MB when stepped, then every 10 s: ${samples.join(' ')}`);
+  const b = await rssBreakdown(pid, { reportDir: join(dir, 'rep'), dataDir: join(dir, 'data'), gdb: true, trim: true });
+  console.log(formatBreakdown(b, W));
+} finally {
+  svc.stop();
+  rmSync(dir, { recursive: true, force: true });
+}
+process.exit(0);
