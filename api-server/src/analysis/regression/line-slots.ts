@@ -231,6 +231,24 @@ export function linePoints(d: Float64Array, at: number, capacity: number): { xs:
   return { xs, ys, moments: [d[at + MX] as number, d[at + MY] as number, d[at + VX] as number, d[at + CXY] as number, d[at + UPDATES] as number] };
 }
 
+/**
+ * Copies the points oldest first into `xs` and `ys` from index 0 (each with room for the line's
+ * count, at most `capacity`); returns how many: linePoints without building arrays.
+ */
+export function lineCopyPoints(d: Float64Array, at: number, capacity: number, xs: Float64Array, ys: Float64Array): number {
+  const n = (d[at + N] as number) | 0;
+  const base = pointsBase(d, at);
+  const ring = ringSize(d, at, capacity);
+  let i = (d[at + HEAD] as number) | 0;
+  for (let k = 0; k < n; k += 1) {
+    const p = base + 2 * i;
+    xs[k] = d[p] as number;
+    ys[k] = d[p + 1] as number;
+    i = i + 1 === ring ? 0 : i + 1;
+  }
+  return n;
+}
+
 /** whether the line holds exactly these points, oldest first */
 export function lineHolds(d: Float64Array, at: number, capacity: number, xs: readonly unknown[], ys: readonly unknown[]): boolean {
   const n = d[at + N] as number;
