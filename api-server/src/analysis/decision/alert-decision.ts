@@ -5,10 +5,10 @@
 import { z } from 'zod';
 import type { Band } from '../bands.js';
 import type { RuptureState } from '../contract.js';
-import { BandDecider, bandDeciderSchema, type Decision } from './band-decider.js';
+import { BandDecider, bandDeciderSchema, type Decision, type DecisionInput } from './band-decider.js';
 import { ChangeEnvelope, changeEnvelopeSchema } from './change-envelope.js';
 import { LevelHold, levelHoldSchema } from './level-hold.js';
-import { DEPARTURES, LevelDeparture, levelDepartureSchema } from './level-departure.js';
+import { DEPARTURES, LevelDeparture, levelDepartureSchema, type DepartureConfig } from './level-departure.js';
 import { LevelTrend, levelTrendSchema, type LimitKind, type TrendRank } from './level-trend.js';
 import { SaturationClimb, saturationClimbSchema } from './saturation-climb.js';
 import { DEFAULT_SLOPE_GATE, gatedSlopeRatio } from './slope-significance.js';
@@ -42,6 +42,12 @@ const TREND_LIMITS: Readonly<Record<string, LimitKind>> = { cpu: 'saturation', m
 
 /** the inputs judged by rule 9 (a garbage-collected memory climbs in a line between collections by nature) */
 const CLIMB_INPUTS: ReadonlySet<string> = new Set(['cpu']);
+
+/** the inputs judged by rule 8 and their configs, in DEPARTURES' order (read every step) */
+const DEPARTURE_ENTRIES: readonly (readonly [string, DepartureConfig])[] = Object.entries(DEPARTURES);
+
+/** the band decider's input of the running step (one object: the decider reads it during the call only) */
+const DECISION_INPUT: DecisionInput = { workload: '', fusedR: 0, timeMs: 0, quiet: false, held: false, corroborated: true, soloDwellSteps: undefined, floor: 0 };
 
 export class AlertDecision {
   private decider = new BandDecider();
@@ -79,7 +85,17 @@ export class AlertDecision {
     if (wasNormal) this.hold.open(this.levelsBefore);
     const trend = this.judgeTrends(timeMs, wasNormal);
     const held = !wasNormal && (this.trendHolding() || this.hold.held(this.levels));
-    const d = this.decider.step({ workload, fusedR, timeMs, quiet, held, corroborated, floor: trend, ...(soloDwellSteps === undefined ? {} : { soloDwellSteps }) });
+    const input = DECISION_INPUT;
+    input.workload = workload;
+    input.fusedR = fusedR;
+    input.timeMs = timeMs;
+    input.quiet = quiet;
+    input.held = held;
+    input.corroborated = corroborated;
+    // undefined reads as absent: the decider's own soloDwellSteps
+    input.soloDwellSteps = soloDwellSteps;
+    input.floor = trend;
+    const d = this.decider.step(input);
     if (d.band === 'normal') this.hold.close();
     this.levels.clear();
     this.levelsBefore.clear();
@@ -89,7 +105,7 @@ export class AlertDecision {
   /** the highest level-trend (ADR 0011, rule 7), level-departure (rule 8) or saturation-climb (rule 9) verdict over the inputs of the step */
   private judgeTrends(timeMs: number, learn: boolean): TrendRank {
     let rank: TrendRank = 0;
-    for (const [input, config] of Object.entries(DEPARTURES)) {
+    for (const [input, config] of DEPARTURE_ENTRIES) {
       let d = this.departures.get(input);
       if (d === undefined) this.departures.set(input, (d = new LevelDeparture(config)));
       const level = this.levels.get(input);

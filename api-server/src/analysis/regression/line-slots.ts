@@ -170,11 +170,16 @@ export function lineSlopeStdError(d: Float64Array, at: number, capacity: number)
   const mx = d[at + MX] as number;
   const my = d[at + MY] as number;
   const b = (d[at + CXY] as number) / vx;
+  // the points oldest first, the ring position advanced in place (slot() per point, without its reads)
+  const base = pointsBase(d, at);
+  const ring = ringSize(d, at, capacity);
+  let i = (d[at + HEAD] as number) | 0;
   let sse = 0;
   for (let k = 0; k < n; k += 1) {
-    const p = pointsBase(d, at) + 2 * slot(d, at, capacity, k);
+    const p = base + 2 * i;
     const r = (d[p + 1] as number) - my - b * ((d[p] as number) - mx);
     sse += r * r;
+    i = i + 1 === ring ? 0 : i + 1;
   }
   return Math.sqrt(sse / (n - 2) / vx);
 }
