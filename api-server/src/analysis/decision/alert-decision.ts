@@ -5,10 +5,10 @@
 import { z } from 'zod';
 import type { Band } from '../bands.js';
 import type { RuptureState } from '../contract.js';
-import { BandDecider, bandDeciderSchema, type Decision } from './band-decider.js';
+import { BandDecider, bandDeciderSchema, type Decision, type DecisionInput } from './band-decider.js';
 import { ChangeEnvelope, changeEnvelopeSchema } from './change-envelope.js';
 import { LevelHold, levelHoldSchema } from './level-hold.js';
-import { DEPARTURES, LevelDeparture, levelDepartureSchema } from './level-departure.js';
+import { DEPARTURES, LevelDeparture, levelDepartureSchema, type Baseline, type DepartureConfig } from './level-departure.js';
 import { LevelTrend, levelTrendSchema, type LimitKind, type TrendRank } from './level-trend.js';
 import { SaturationClimb, saturationClimbSchema } from './saturation-climb.js';
 import { DEFAULT_SLOPE_GATE, gatedSlopeRatio } from './slope-significance.js';
@@ -41,7 +41,22 @@ export interface InputLines {
 const TREND_LIMITS: Readonly<Record<string, LimitKind>> = { cpu: 'saturation', memory: 'saturation', latency: 'latency', error_rate: 'errors' };
 
 /** the inputs judged by rule 9 (a garbage-collected memory climbs in a line between collections by nature) */
-const CLIMB_INPUTS: ReadonlySet<string> = new Set(['cpu']);
+const CLIMB_INPUT_LIST: readonly string[] = ['cpu'];
+const CLIMB_INPUTS: ReadonlySet<string> = new Set(CLIMB_INPUT_LIST);
+
+/** the baseline of the trend being judged (one object: departures copy it, climbs read it during the call only) */
+const BASELINE: Baseline = { mean: 0, spread: 0 };
+
+/** LevelTrend.baseline of `t` in the shared BASELINE object; null without a trend or before it is learnt */
+function baselineOf(t: LevelTrend | undefined): Baseline | null {
+  return t !== undefined && t.baselineInto(BASELINE) ? BASELINE : null;
+}
+
+/** the inputs judged by rule 8 and their configs, in DEPARTURES' order (read every step) */
+const DEPARTURE_ENTRIES: readonly (readonly [string, DepartureConfig])[] = Object.entries(DEPARTURES);
+
+/** the band decider's input of the running step (one object: the decider reads it during the call only) */
+const DECISION_INPUT: DecisionInput = { workload: '', fusedR: 0, timeMs: 0, quiet: false, held: false, corroborated: true, soloDwellSteps: undefined, floor: 0 };
 
 export class AlertDecision {
   private decider = new BandDecider();
@@ -53,6 +68,10 @@ export class AlertDecision {
   /** the inputs' levels of the step (5-minute means) and before it (60-minute means) */
   private readonly levels = new Map<string, number>();
   private readonly levelsBefore = new Map<string, number>();
+  /** the keys and values of `levels` in its order ([0, levelCount)), for judgeTrends to walk without a Map iterator */
+  private readonly levelInputs: string[] = [];
+  private readonly levelValues: number[] = [];
+  private levelCount = 0;
 
   get band(): Band {
     return this.decider.band;
@@ -70,6 +89,12 @@ export class AlertDecision {
     this.envelope.observe(input, l.burstSlope * l.burstSpan);
     this.levels.set(input, l.burstMean);
     this.levelsBefore.set(input, l.stableMean);
+    // as Map.set: a key seen already keeps its place, its value replaced (the arrays keep their room between steps)
+    let at = 0;
+    while (at < this.levelCount && this.levelInputs[at] !== input) at++;
+    this.levelInputs[at] = input;
+    this.levelValues[at] = l.burstMean;
+    if (at === this.levelCount) this.levelCount += 1;
     return r;
   }
 
@@ -79,35 +104,50 @@ export class AlertDecision {
     if (wasNormal) this.hold.open(this.levelsBefore);
     const trend = this.judgeTrends(timeMs, wasNormal);
     const held = !wasNormal && (this.trendHolding() || this.hold.held(this.levels));
-    const d = this.decider.step({ workload, fusedR, timeMs, quiet, held, corroborated, floor: trend, ...(soloDwellSteps === undefined ? {} : { soloDwellSteps }) });
+    const input = DECISION_INPUT;
+    input.workload = workload;
+    input.fusedR = fusedR;
+    input.timeMs = timeMs;
+    input.quiet = quiet;
+    input.held = held;
+    input.corroborated = corroborated;
+    // undefined reads as absent: the decider's own soloDwellSteps
+    input.soloDwellSteps = soloDwellSteps;
+    input.floor = trend;
+    const d = this.decider.step(input);
     if (d.band === 'normal') this.hold.close();
     this.levels.clear();
     this.levelsBefore.clear();
+    this.levelCount = 0;
     return d;
   }
 
   /** the highest level-trend (ADR 0011, rule 7), level-departure (rule 8) or saturation-climb (rule 9) verdict over the inputs of the step */
   private judgeTrends(timeMs: number, learn: boolean): TrendRank {
     let rank: TrendRank = 0;
-    for (const [input, config] of Object.entries(DEPARTURES)) {
+    for (const [input, config] of DEPARTURE_ENTRIES) {
       let d = this.departures.get(input);
       if (d === undefined) this.departures.set(input, (d = new LevelDeparture(config)));
       const level = this.levels.get(input);
       // judged against the baseline before this step's level is learnt
       if (level === undefined) d.reset();
-      else if (d.observe(level, this.trends.get(input)?.baseline ?? null)) rank = 2;
+      else if (d.observe(level, baselineOf(this.trends.get(input)))) rank = 2;
     }
-    for (const [input, level] of this.levels) {
+    const inputs = this.levelInputs;
+    for (let k = 0; k < this.levelCount; k++) {
+      const input = inputs[k]!;
+      const level = this.levelValues[k]!;
       const limit = TREND_LIMITS[input];
       if (limit === undefined) continue;
       let t = this.trends.get(input);
       if (t === undefined) this.trends.set(input, (t = new LevelTrend(limit)));
       // rule 9 (CPU only) is judged against the baseline before this step's level is learnt
-      if (CLIMB_INPUTS.has(input) && this.climbOf(input).observe(level, timeMs, t.baseline)) rank = 2;
+      if (CLIMB_INPUTS.has(input) && this.climbOf(input).observe(level, timeMs, baselineOf(t))) rank = 2;
       const r = t.observe(level, timeMs, learn);
       if (r > rank) rank = r;
     }
-    for (const [input, c] of this.climbs) if (!this.levels.has(input)) c.reset();
+    // climbs exist only for CLIMB_INPUTS (climbOf, fromJSON)
+    for (const input of CLIMB_INPUT_LIST) if (!this.levels.has(input)) this.climbs.get(input)?.reset();
     return rank;
   }
 

@@ -60,11 +60,14 @@ export class LevelDeparture {
     return this.steps >= this.config.sustainSteps;
   }
 
-  /** whether the level departs from the baseline (null: not learnt yet); returns the verdict */
+  /**
+   * whether the level departs from the baseline (null: not learnt yet); returns the verdict. A
+   * departure that starts keeps a copy of `baseline` (the caller may reuse its object).
+   */
   observe(level: number, baseline: Baseline | null): boolean {
     const b = this.from ?? baseline;
     if (b !== null && this.departs(level, b)) {
-      this.from = b;
+      this.from ??= { mean: b.mean, spread: b.spread };
       this.steps += 1;
     } else {
       this.from = null;

@@ -17,14 +17,22 @@ export const DEFAULT_HOLD: HoldConfig = { away: 0.1, saturated: 0.9 };
 export const levelHoldSchema = z.record(z.string(), z.number());
 export type LevelHoldState = z.infer<typeof levelHoldSchema>;
 
+/** Map.forEach's callback that copies an entry into the map given as `this` */
+function setLevel(this: Map<string, number>, level: number, input: string): void {
+  this.set(input, level);
+}
+
 export class LevelHold {
   private before = new Map<string, number>();
 
   constructor(private readonly config: HoldConfig = DEFAULT_HOLD) {}
 
-  /** keeps the inputs' levels before the episode (called when the episode opens) */
+  /** keeps the inputs' levels before the episode (called when the episode opens), in their order */
   open(levels: ReadonlyMap<string, number>): void {
-    this.before = new Map(levels);
+    const before = this.before;
+    before.clear();
+    // forEach with the map as `this`: no iterator, entry arrays or closure per call
+    levels.forEach(setLevel, before);
   }
 
   close(): void {

@@ -128,6 +128,14 @@ export class LevelTrend {
     return { mean: this.s.mean, spread: Math.sqrt(this.s.variance) };
   }
 
+  /** the baseline getter's values written into `out` (no object per read); false, `out` untouched, while it is null */
+  baselineInto(out: { mean: number; spread: number }): boolean {
+    if (this.s.learnt < this.config.minLearnt) return false;
+    out.mean = this.s.mean;
+    out.spread = Math.sqrt(this.s.variance);
+    return true;
+  }
+
   /**
    * the input's 5-minute mean at `timeMs`; judged once per slot. `learn`: the workload is normal
    * (the baseline learns only then, and only while the input is not climbing away from it)

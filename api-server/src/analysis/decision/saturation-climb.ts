@@ -21,6 +21,7 @@
 import { z } from 'zod';
 import type { Baseline } from './level-departure.js';
 import { fitLine } from './level-trend.js';
+import { TimedLevels } from './timed-levels.js';
 
 export interface ClimbConfig {
   /** how many 5-minute means are read */
@@ -53,9 +54,12 @@ export const DEFAULT_CLIMB: ClimbConfig = {
 export const saturationClimbSchema = z.object({ points: z.array(z.tuple([z.number(), z.number()])) });
 export type SaturationClimbState = z.infer<typeof saturationClimbSchema>;
 
+/** judge's five means, oldest first (synchronous, so one array serves every climb) */
+const MEANS: number[] = [];
+
 export class SaturationClimb {
-  /** [timeMs, 5-minute mean], oldest first, the last (means − 1) × lagMs (+ tolerance) */
-  private points: [number, number][] = [];
+  /** (timeMs, 5-minute mean) pairs, oldest first, the last (means − 1) × lagMs (+ tolerance) */
+  private readonly points = new TimedLevels();
   private last = false;
 
   constructor(private readonly config: ClimbConfig = DEFAULT_CLIMB) {}
@@ -68,9 +72,8 @@ export class SaturationClimb {
   /** the input's 5-minute mean at `timeMs` against the learnt baseline (null: not learnt yet); returns the verdict */
   observe(level: number, timeMs: number, baseline: Baseline | null): boolean {
     const c = this.config;
-    this.points.push([timeMs, level]);
-    const oldest = timeMs - (c.means - 1) * c.lagMs - c.toleranceMs;
-    while (this.points.length > 0 && this.points[0]![0] < oldest) this.points.shift();
+    this.points.push(timeMs, level);
+    this.points.dropBefore(timeMs - (c.means - 1) * c.lagMs - c.toleranceMs);
     this.last = baseline !== null && this.judge(timeMs, baseline);
     return this.last;
   }
@@ -82,15 +85,24 @@ export class SaturationClimb {
 
   private judge(timeMs: number, b: Baseline): boolean {
     const c = this.config;
-    const means: number[] = [];
+    const points = this.points;
+    const means = MEANS;
+    means.length = 0;
     for (let k = c.means - 1; k >= 0; k--) {
-      const m = this.meanAt(timeMs - k * c.lagMs);
-      if (m === null) return false;
-      means.push(m);
+      const at = points.firstWithin(timeMs - k * c.lagMs, c.toleranceMs);
+      if (at < 0) return false;
+      means.push(points.levelAt(at));
     }
-    const rises = means.slice(1).map((m, i) => m - means[i]!);
-    if (Math.min(...rises) < Math.max(c.minRise, b.spread)) return false;
-    if (Math.max(...rises) > c.evenness * Math.min(...rises)) return false;
+    // the smallest and largest rise, as Math.min and Math.max over all of them (NaN and signed zeros alike)
+    let minRise = Number.POSITIVE_INFINITY;
+    let maxRise = Number.NEGATIVE_INFINITY;
+    for (let i = 1; i < means.length; i++) {
+      const rise = means[i]! - means[i - 1]!;
+      minRise = Math.min(minRise, rise);
+      maxRise = Math.max(maxRise, rise);
+    }
+    if (minRise < Math.max(c.minRise, b.spread)) return false;
+    if (maxRise > c.evenness * minRise) return false;
     const level = means[means.length - 1]!;
     if (level - b.mean < Math.max(c.spreads * b.spread, c.material)) return false;
     const line = fitLine(means);
@@ -99,18 +111,13 @@ export class SaturationClimb {
     return minutes <= c.withinMin;
   }
 
-  private meanAt(t: number): number | null {
-    for (const [time, level] of this.points) if (Math.abs(time - t) <= this.config.toleranceMs) return level;
-    return null;
-  }
-
   toJSON(): SaturationClimbState {
-    return { points: this.points.map(([t, l]): [number, number] => [t, l]) };
+    return { points: this.points.toPairs() };
   }
 
   static fromJSON(state: SaturationClimbState, config: ClimbConfig = DEFAULT_CLIMB): SaturationClimb {
     const s = new SaturationClimb(config);
-    s.points = state.points.map(([t, l]): [number, number] => [t, l]);
+    for (const [t, l] of state.points) s.points.push(t, l);
     return s;
   }
 }

@@ -6,7 +6,8 @@
  */
 import type { ContextEventInput } from '../contract.js';
 import type { SeriesEnsemble } from '../ensemble/index.js';
-import { burstLineOf } from '../anomaly/index.js';
+import { BURST_LINE, STABLE_LINE, STABLE_POINTS } from '../ensemble/series-memory.js';
+import { lineCopyPoints, lineCount, lineSlope } from '../regression/line-slots.js';
 import type { DiagnosisInput, InputTrend } from './diagnosis.js';
 import { CONTEXT_LOOKBACK_MS } from './context-lines.js';
 import { theilSenSlope } from './failure-eta.js';
@@ -15,6 +16,9 @@ const DEPLOY_WORDS = /deploy|release|rollout|upgrade/i;
 /** the recent climb the ETA's robust slope is fitted on: from the trough, within these bounds (seconds back) */
 const CLIMB_MAX_S = 30 * 60;
 const CLIMB_MIN_S = 5 * 60;
+/** seriesTrend's copy of a stable line's points (synchronous, so one pair serves every call) */
+const TREND_XS = new Float64Array(STABLE_POINTS);
+const TREND_YS = new Float64Array(STABLE_POINTS);
 
 /**
  * The trend of an input series over its 60-min window, from its trough to now: `from` is the
@@ -25,17 +29,18 @@ const CLIMB_MIN_S = 5 * 60;
  */
 export function seriesTrend(name: string, ensemble: SeriesEnsemble | undefined, counter = false): InputTrend | null {
   if (ensemble === undefined) return null;
-  const line = ensemble.stableLine;
-  if (line.count < 2) return null;
-  const { xs, ys } = line.toJSON();
-  if (xs.length < 2) return null;
-  const last = ys.length - 1;
+  const d = ensemble.memory;
+  // the stable line's points, copied once into the shared scratch (no arrays per call)
+  const xs = TREND_XS;
+  const ys = TREND_YS;
+  const n = lineCopyPoints(d, STABLE_LINE, STABLE_POINTS, xs, ys);
+  if (n < 2) return null;
+  const last = n - 1;
   let at = 0;
   if (!counter) for (let i = 1; i <= last; i++) if (ys[i]! <= ys[at]!) at = i;
   const from = ys[at]!;
   const to = ys[last]!;
   const span = xs[last]! - xs[at]!;
-  const burst = burstLineOf(ensemble);
   // the recent climb: from the trough, but at most 30 min and at least 5 min back
   const startX = Math.min(Math.max(xs[at]!, xs[last]! - CLIMB_MAX_S), xs[last]! - CLIMB_MIN_S);
   let climb = last;
@@ -46,8 +51,8 @@ export function seriesTrend(name: string, ensemble: SeriesEnsemble | undefined, 
     to,
     spanSeconds: span,
     slopePerSecond: span > 0 ? (to - from) / span : 0,
-    burstSlopePerSecond: burst.count >= 2 ? burst.slope() : 0,
-    robustSlopePerSecond: counter ? Number.NaN : theilSenSlope(xs, ys, climb),
+    burstSlopePerSecond: lineCount(d, BURST_LINE) >= 2 ? lineSlope(d, BURST_LINE) : 0,
+    robustSlopePerSecond: counter ? Number.NaN : theilSenSlope(xs, ys, climb, n),
   };
 }
 

@@ -72,13 +72,14 @@ const pointY = new Float64Array(THEIL_SEN_MAX_POINTS);
 const pairSlopes = new Float64Array((THEIL_SEN_MAX_POINTS * (THEIL_SEN_MAX_POINTS - 1)) / 2);
 
 /**
- * Theil-Sen slope of the points from index `from` to the end: the median of the pairwise slopes
+ * Theil-Sen slope of the points from index `from` to the end (index `points` − 1; by default the
+ * shorter array's end): the median of the pairwise slopes
  * (a third of the points can be outliers before it moves). Over more than THEIL_SEN_MAX_POINTS
  * points an evenly spaced subset (always the last point) is used. NaN with fewer than 3 points
  * or no pair of distinct finite x. The median is selected in place (quickselect), not sorted.
  */
-export function theilSenSlope(xs: ArrayLike<number>, ys: ArrayLike<number>, from = 0): number {
-  const last = Math.min(xs.length, ys.length) - 1;
+export function theilSenSlope(xs: ArrayLike<number>, ys: ArrayLike<number>, from = 0, points = Math.min(xs.length, ys.length)): number {
+  const last = points - 1;
   const start = Math.max(0, from);
   const n = last - start + 1;
   if (n < 3) return Number.NaN;
@@ -165,6 +166,13 @@ export function failureEta(diagnosisEtaSeconds: number | null, healthCriticalEta
   return { ttfSeconds: ETA_CAP_SECONDS, criticalEtaMinutes: 0, basis: 'none' };
 }
 
+/** an input as the early warning reads it: its latest value and its 60-min slope per second */
+export interface EtaInput {
+  input: TrendInput;
+  last: number;
+  stableSlope: number;
+}
+
 /**
  * The early warning outside a rupture: the soonest time any input reaches its edge, in seconds;
  * null when none gets there within the cap. An input counts only when its 60-min slope (robust
@@ -173,7 +181,7 @@ export function failureEta(diagnosisEtaSeconds: number | null, healthCriticalEta
  * not lag a ramp younger than the hour.
  */
 export function earliestInputEta(
-  inputs: readonly { input: TrendInput; last: number; stableSlope: number }[],
+  inputs: readonly EtaInput[],
   refine: (input: TrendInput) => number = () => Number.NaN,
   edges: FailureEdges = DEFAULT_FAILURE_EDGES,
 ): number | null {
@@ -181,6 +189,11 @@ export function earliestInputEta(
   for (const i of inputs) {
     const rough = failureEtaSeconds(i.input, i.last, i.stableSlope, edges);
     if (rough === null || rough >= ETA_CAP_SECONDS) continue;
+    // at or past its edge an input's ETA is 0 whatever the slope: no refined slope is needed
+    if (i.last >= edges.level[i.input]) {
+      if (best === null || 0 < best) best = 0;
+      continue;
+    }
     const slope = refine(i.input);
     const eta = Number.isFinite(slope) && slope > 0 ? (failureEtaSeconds(i.input, i.last, slope, edges) ?? rough) : rough;
     if (best === null || eta < best) best = eta;

@@ -170,11 +170,16 @@ export function lineSlopeStdError(d: Float64Array, at: number, capacity: number)
   const mx = d[at + MX] as number;
   const my = d[at + MY] as number;
   const b = (d[at + CXY] as number) / vx;
+  // the points oldest first, the ring position advanced in place (slot() per point, without its reads)
+  const base = pointsBase(d, at);
+  const ring = ringSize(d, at, capacity);
+  let i = (d[at + HEAD] as number) | 0;
   let sse = 0;
   for (let k = 0; k < n; k += 1) {
-    const p = pointsBase(d, at) + 2 * slot(d, at, capacity, k);
+    const p = base + 2 * i;
     const r = (d[p + 1] as number) - my - b * ((d[p] as number) - mx);
     sse += r * r;
+    i = i + 1 === ring ? 0 : i + 1;
   }
   return Math.sqrt(sse / (n - 2) / vx);
 }
@@ -229,6 +234,24 @@ export function linePoints(d: Float64Array, at: number, capacity: number): { xs:
     ys.push(d[p + 1] as number);
   }
   return { xs, ys, moments: [d[at + MX] as number, d[at + MY] as number, d[at + VX] as number, d[at + CXY] as number, d[at + UPDATES] as number] };
+}
+
+/**
+ * Copies the points oldest first into `xs` and `ys` from index 0 (each with room for the line's
+ * count, at most `capacity`); returns how many: linePoints without building arrays.
+ */
+export function lineCopyPoints(d: Float64Array, at: number, capacity: number, xs: Float64Array, ys: Float64Array): number {
+  const n = (d[at + N] as number) | 0;
+  const base = pointsBase(d, at);
+  const ring = ringSize(d, at, capacity);
+  let i = (d[at + HEAD] as number) | 0;
+  for (let k = 0; k < n; k += 1) {
+    const p = base + 2 * i;
+    xs[k] = d[p] as number;
+    ys[k] = d[p + 1] as number;
+    i = i + 1 === ring ? 0 : i + 1;
+  }
+  return n;
 }
 
 /** whether the line holds exactly these points, oldest first */

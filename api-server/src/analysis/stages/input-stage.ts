@@ -15,7 +15,7 @@ import { SlidingRegression } from '../regression/index.js';
 import type { SeriesEnsemble } from '../ensemble/index.js';
 import { burstLineOf, seriesBurstFull, seriesBurstMean, seriesBurstSlope, seriesBurstSlopeStdError, seriesBurstSpan, seriesStableSlope } from '../anomaly/index.js';
 import { seriesTrend } from '../explain/diagnosis-inputs.js';
-import { earliestInputEta, etaSlope, TREND_INPUTS, type FailureEdges } from '../explain/failure-eta.js';
+import { earliestInputEta, etaSlope, TREND_INPUTS, type EtaInput, type FailureEdges, type TrendInput } from '../explain/failure-eta.js';
 import type { WorkloadState } from '../workload-state.js';
 
 /** inputs whose burst/stable slopes give metricR, in tie order (§2.2) */
@@ -38,6 +38,18 @@ export function emptySources(): SourceRatios {
 // lines of one metricR input as the decision layer reads them.
 const MEANS: WorkloadMeans = { names: [], means: [], lastMs: [] };
 const INPUT_LINES: InputLines = { burstSlope: 0, burstStdError: 0, burstSpan: 0, stableSlope: 0, burstMean: 0, stableMean: 0 };
+
+// Scratch of inputEtaSeconds, shared by every workload (steps never overlap): each trend input's
+// latest value and 60-min slope, the ones with windows, and the series their refined slope is read from.
+const ETA_INPUT_OF: EtaInput[] = TREND_INPUTS.map((input) => ({ input, last: 0, stableSlope: 0 }));
+const ETA_INPUTS: EtaInput[] = [];
+let etaSeries: SeriesSet | null = null;
+
+/** the ETA slope of an input's recent trend in the series of the running inputEtaSeconds (NaN without a trend) */
+function refinedEtaSlope(name: TrendInput): number {
+  const t = seriesTrend(name, etaSeries!.ensemble(name));
+  return t === null ? Number.NaN : etaSlope(t);
+}
 
 export class InputStage {
   cores = 1;
@@ -135,16 +147,18 @@ export class InputStage {
 
   /** earliestInputEta over the metricR inputs' windows (latest value, 60-min slope) */
   inputEtaSeconds(series: SeriesSet, edges: FailureEdges): number | null {
-    const inputs = [];
-    for (const name of TREND_INPUTS) {
-      const w = this.windows.get(name);
+    const inputs = ETA_INPUTS;
+    inputs.length = 0;
+    for (let k = 0; k < TREND_INPUTS.length; k++) {
+      const w = this.windows.get(TREND_INPUTS[k]!);
       if (w === undefined) continue;
-      inputs.push({ input: name, last: w.last, stableSlope: w.shared ? seriesStableSlope(w.series) : w.stable.slope() });
+      const input = ETA_INPUT_OF[k]!;
+      input.last = w.last;
+      input.stableSlope = w.shared ? seriesStableSlope(w.series) : w.stable.slope();
+      inputs.push(input);
     }
-    return earliestInputEta(inputs, (name) => {
-      const t = seriesTrend(name, series.ensemble(name));
-      return t === null ? Number.NaN : etaSlope(t);
-    }, edges);
+    etaSeries = series;
+    return earliestInputEta(inputs, refinedEtaSlope, edges);
   }
 
   /** the windows in their saved form */
