@@ -1,74 +1,128 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { ERROR_RING, ModelErrors } from '../../../api-server/src/analysis/ensemble/model-errors.js';
+import { ERROR_BLOCK, ERROR_BLOCKS, ModelErrors, SIGMA_BLOCKS } from '../../../api-server/src/analysis/ensemble/model-errors.js';
 
-describe('model errors (the five residual rings of one series)', () => {
-  it('hand-checked MAE, MSE and sigma; a model without forecasts has no residuals', () => {
+/** model m's four fields (n, mean, M2, sum of |e|) in slot s */
+function block(e: ModelErrors, s: number, m: number): number[] {
+  const at = e.blocksAt + (s * e.models + m) * 4;
+  return Array.from(e.memory.subarray(at, at + 4));
+}
+
+describe('model errors (the residuals of five models as sums over blocks of 20 points)', () => {
+  it('hand-checked block fields, MAE, MSE and sigma in one block; a model without forecasts has no residuals', () => {
     const e = new ModelErrors(2);
     for (const r of [1, -3, 2]) e.push(Float64Array.of(Number.NaN, r));
+    // Welford: mean 1, then 1 + (-3 - 1) / 2 = -1, then -1 + (2 + 1) / 3 = 0;
+    // M2 0, then 0 + (-4)(-3 + 1) = 8, then 8 + 3 * (2 - 0) = 14 (= 1 + 9 + 4 around the mean 0)
+    expect(block(e, 0, 1)).to.deep.equal([3, 0, 14, 6]);
+    expect(block(e, 0, 0)).to.deep.equal([0, 0, 0, 0]);
     expect(e.count(0)).to.equal(0);
     expect(e.count(1)).to.equal(3);
     expect(e.mae(1)).to.equal(2); // (1 + 3 + 2) / 3
-    expect(e.mse(1)).to.be.closeTo(14 / 3, 1e-12);
-    // mean 0, population variance 14/3
-    expect(e.sigma(1)).to.be.closeTo(Math.sqrt(14 / 3), 1e-12);
-    expect([e.at(1, 0), e.at(1, 1), e.at(1, 2)]).to.deep.equal([1, -3, 2]);
+    expect(e.mse(1)).to.equal(14 / 3); // (1 + 9 + 4) / 3: M2 + n * 0^2
+    expect(e.sigma(1)).to.equal(Math.sqrt(14 / 3)); // population variance 14/3 around the mean 0
+    expect(Number.isNaN(e.mae(0))).to.equal(true);
   });
 
-  it('sigma of large residuals that barely vary keeps its digits, and covers only the last 200 points', () => {
+  it('hand-checked: two blocks combined (20 residuals of 1, then 5 of 3)', () => {
     const e = new ModelErrors(1);
-    // 300 points: the first 100 (far off) have left the 200-point window; then 3000 and 3000 + 2^-10
-    // alternating (four float steps apart at 3000, where a float's step is 2^-12: both stored exactly)
+    for (let p = 0; p < 25; p += 1) e.push(Float64Array.of(p < 20 ? 1 : 3));
+    expect(block(e, 0, 0)).to.deep.equal([20, 1, 0, 20]);
+    expect(block(e, 1, 0)).to.deep.equal([5, 3, 0, 15]);
+    expect(e.count(0)).to.equal(25);
+    expect(e.mae(0)).to.equal(35 / 25); // (20 + 15) / 25 = 1.4
+    expect(e.mse(0)).to.equal(65 / 25); // (20 * 1 + 5 * 9) / 25 = 2.6
+    // Chan: mean 1 + (3 - 1) * 5 / 25 = 1.4; M2 = 0 + 0 + 2^2 * 20 * 5 / 25 = 16 (= 20 * 0.4^2 + 5 * 1.6^2); variance 16 / 25
+    expect(e.sigma(0)).to.be.closeTo(0.8, 1e-15);
+  });
+
+  it('the MAE/MSE window: 12 blocks, 240 points when the newest completes, 221 after the next point; sigma: 10 blocks', () => {
+    const e = new ModelErrors(1);
+    // points 0-19: 100; 20-239: 0
+    for (let p = 0; p < 240; p += 1) e.push(Float64Array.of(p < 20 ? 100 : 0));
+    expect(e.count(0)).to.equal(240);
+    expect(e.mae(0)).to.equal(2000 / 240);
+    expect(e.mse(0)).to.equal(200000 / 240);
+    // sigma reads points 40-239: zeros only
+    expect(e.sigma(0)).to.equal(0);
+    // point 240 starts block 12 in the slot of block 0: the hundreds leave
+    e.push(Float64Array.of(6));
+    expect(e.count(0)).to.equal(221);
+    expect(e.mae(0)).to.equal(6 / 221);
+    expect(block(e, 0, 0)).to.deep.equal([1, 6, 0, 6]);
+    // sigma over points 60-240: 180 zeros and one 6; population variance 36/181 - (6/181)^2
+    expect(e.sigma(0)).to.be.closeTo(Math.sqrt(36 / 181 - (6 / 181) ** 2), 1e-15);
+  });
+
+  it('sigma of large residuals that barely vary keeps its digits, and covers only its 10 blocks', () => {
+    const e = new ModelErrors(1);
+    // 300 points: the first 100 (far off) are before the last 10 blocks (points 100-299); then 3000
+    // and 3000 + 2^-10 alternating. Sum of squares minus n * mean^2 would lose every digit here
+    // (9e6 against a variance of 2.4e-7, below a double's step at 9e6, 1.9e-9)
     for (let p = 0; p < 300; p += 1) e.push(Float64Array.of(p < 100 ? -5e5 : p % 2 === 0 ? 3000 : 3000 + 2 ** -10));
     // population sd of two values half and half: half their distance, 2^-11
-    expect(e.sigma(0)).to.be.closeTo(2 ** -11, 1e-12);
+    expect(e.sigma(0)).to.be.closeTo(2 ** -11, 1e-15);
   });
 
-  it('holds residuals in single precision: each rounded to the nearest float, the sums of exactly those', () => {
+  it('a residual beyond the floats counts as the largest float; a NaN counts nothing', () => {
     const e = new ModelErrors(1);
-    // 0.1 is not a float: the ring holds 0.100000001490116119384765625; 3000.0015 becomes 3000.00146484375 (6 steps of 2^-12)
-    for (const r of [0.1, -3000.0015, 1e39, 5e-324]) e.push(Float64Array.of(r));
-    expect([e.at(0, 0), e.at(0, 1)]).to.deep.equal([0.100000001490116119384765625, -3000.00146484375]);
-    // beyond the floats' range: the largest float (2^128 - 2^104); below the smallest: 0
-    expect(e.at(0, 2)).to.equal(3.4028234663852886e38);
-    expect(e.at(0, 3)).to.equal(0);
-    expect(e.mae(0)).to.equal((0.100000001490116119384765625 + 3000.00146484375 + 3.4028234663852886e38 + 0) / 4);
+    for (const r of [1e39, Number.NaN, -Infinity, 5]) e.push(Float64Array.of(r));
+    expect(e.count(0)).to.equal(3);
+    const max = 3.4028234663852886e38;
+    expect(e.mae(0)).to.equal((max + max + 5) / 3);
+    expect(Number.isFinite(e.mse(0))).to.equal(true);
+    expect(Number.isFinite(e.sigma(0))).to.equal(true);
   });
 
-  it('keeps each model its last 240 residuals across growth and wrap, with sums equal to a direct computation (property)', () => {
+  it('MAE, MSE and sigma equal a direct computation over the points their windows name (property, 1e-9 relative)', () => {
+    const close = (a: number, b: number): boolean => Math.abs(a - b) <= 1e-9 * Math.abs(b) + 1e-300;
     fc.assert(
       fc.property(
-        // the point from which each model forecasts (usability only grows), and the residuals
-        fc.array(fc.integer({ min: 0, max: 400 }), { minLength: 5, maxLength: 5 }),
-        fc.array(fc.double({ min: -1e3, max: 1e3, noNaN: true }), { maxLength: 1300 }),
-        (starts, values) => {
-          const e = new ModelErrors(5);
-          const kept: number[][] = [[], [], [], [], []];
-          values.forEach((v, p) => {
-            const point = new Float64Array(5);
-            for (let m = 0; m < 5; m += 1) {
-              point[m] = p >= starts[m]! ? v * (m + 1) : Number.NaN;
-              // the ring keeps the nearest float (error-slots.ts)
-              if (p >= starts[m]!) kept[m]!.push(Math.fround(v * (m + 1)));
-              if (kept[m]!.length > ERROR_RING) kept[m]!.shift();
+        // per point: one value, and per model whether it forecast (any pattern, not only a prefix)
+        fc.array(fc.tuple(fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.array(fc.boolean(), { minLength: 3, maxLength: 3 })), { maxLength: 700 }),
+        fc.double({ min: -1e4, max: 1e4, noNaN: true }),
+        (points, offset) => {
+          const models = 3;
+          const e = new ModelErrors(models);
+          const kept: number[][] = [[], [], []];
+          points.forEach(([v, forecast]) => {
+            const point = new Float64Array(models);
+            for (let m = 0; m < models; m += 1) {
+              // model 2's residuals: large and close together (offset + a small part)
+              const r = m === 2 ? offset + v * 1e-6 : v * (m + 1);
+              point[m] = forecast[m] ? r : Number.NaN;
+              kept[m]!.push(point[m]!);
             }
             e.push(point);
           });
-          for (let m = 0; m < 5; m += 1) {
-            const k = kept[m]!;
-            expect(e.count(m)).to.equal(k.length);
-            for (let i = 0; i < k.length; i += 1) expect(e.at(m, i)).to.equal(k[i]);
-            if (k.length === 0) continue;
-            const mae = k.reduce((a, x) => a + Math.abs(x), 0) / k.length;
-            expect(e.mae(m)).to.be.closeTo(mae, 1e-6 * (1 + mae));
-            const last = k.slice(-200);
+          const n = points.length;
+          const newest = Math.floor((n - 1) / ERROR_BLOCK);
+          const window = (blocks: number): number => Math.max(0, (newest - blocks + 1) * ERROR_BLOCK);
+          for (let m = 0; m < models; m += 1) {
+            const inWindow = kept[m]!.slice(n === 0 ? 0 : window(ERROR_BLOCKS)).filter((x) => !Number.isNaN(x));
+            expect(e.count(m)).to.equal(inWindow.length);
+            if (inWindow.length > 0) {
+              const mae = inWindow.reduce((a, x) => a + Math.abs(x), 0) / inWindow.length;
+              const mse = inWindow.reduce((a, x) => a + x * x, 0) / inWindow.length;
+              expect(close(e.mae(m), mae), `mae ${e.mae(m)} ${mae}`).to.equal(true);
+              expect(close(e.mse(m), mse), `mse ${e.mse(m)} ${mse}`).to.equal(true);
+            }
+            const last = kept[m]!.slice(n === 0 ? 0 : window(SIGMA_BLOCKS)).filter((x) => !Number.isNaN(x));
+            // two passes: the mean, then the squared deviations from it
             const mean = last.reduce((a, x) => a + x, 0) / last.length;
             const sd = last.length < 2 ? 0 : Math.sqrt(last.reduce((a, x) => a + (x - mean) ** 2, 0) / last.length);
-            expect(e.sigma(m)).to.be.closeTo(sd, 1e-6 * (1 + sd));
+            // relative 1e-9, and an allowance of 1e-13 of the largest residual: the rounding of the
+            // residuals' own size, which the two-pass reference carries as well (three equal residuals
+            // of 1.6e-94: its mean is not exactly theirs, its sd 2.7e-110 where the blocks' is 0)
+            const scale = last.reduce((a, x) => Math.max(a, Math.abs(x)), 0);
+            expect(Math.abs(e.sigma(m) - sd) <= 1e-9 * sd + 1e-13 * scale + 1e-300, `sigma ${e.sigma(m)} ${sd}`).to.equal(true);
+            // the windows' lengths: 221-240 and 181-200 points once that many were pushed
+            if (n >= 240) expect(n - window(ERROR_BLOCKS)).to.be.within(221, 240);
+            if (n >= 200) expect(n - window(SIGMA_BLOCKS)).to.be.within(181, 200);
           }
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 150 },
     );
   });
 });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { errorNextAt, errorPush, errorStats } from '../../../api-server/src/analysis/ensemble/error-slots.js';
+import { ERROR_BLOCK, ERROR_FIELDS, errorBlocksSize, errorNextAt, errorPush, errorStats } from '../../../api-server/src/analysis/ensemble/error-slots.js';
 import { ariNewestAt, ariUpdate, hwSeasonNextAt, hwUpdate } from '../../../api-server/src/analysis/ensemble/models.js';
 import { ARI_LAST, STAGES, floatView, newSeriesMemory } from '../../../api-server/src/analysis/ensemble/series-memory.js';
 import { SORTED_META, sortedAt, sortedMiddleAt, sortedNextRingAt, sortedPush } from '../../../api-server/src/analysis/ensemble/sorted-slots.js';
@@ -78,18 +78,22 @@ describe('prefetch: the next element of each window is where the next push write
     );
   });
 
-  it('residual record: errorNextAt holds the pushed residuals of every model, past the ring size', () => {
+  it('residual blocks: errorNextAt is the first element of the block the next push writes, past the ring of blocks', () => {
     const models = 3;
-    // the scalars in d, the ring (single precision) in r from element 4; the residuals are floats, stored exactly
-    const ring = 4;
-    const d = new Float64Array(errorStats(models));
-    const r = new Float32Array(ring + 240 * models);
+    // the points pushed at 0, the blocks from element 4
+    const bl = 4;
+    const d = new Float64Array(bl + errorBlocksSize(models, 240));
+    expect(errorStats(models)).to.be.at.most(bl);
     const residuals = new Float64Array(models);
     for (let p = 0; p < 600; p++) {
       for (let m = 0; m < models; m++) residuals[m] = p * 10 + m + 0.5;
-      const next = errorNextAt(d, 0, ring, models);
-      errorPush(d, 0, r, ring, models, residuals);
-      expect(Array.from(r.subarray(next, next + models))).to.deep.equal(Array.from(residuals));
+      const next = errorNextAt(d, 0, bl, models);
+      const before = d.slice();
+      errorPush(d, 0, bl, models, residuals);
+      // model 0's count in that block: the points of the block so far
+      expect(d[next]).to.equal((p % ERROR_BLOCK) + 1);
+      // nothing else changed but the points pushed and that block
+      for (let i = 1; i < d.length; i++) if (i < next || i >= next + models * ERROR_FIELDS) expect(d[i], `element ${i} at point ${p}`).to.equal(before[i]);
     }
   });
 

@@ -28,9 +28,11 @@ describe('series memory (one Float64Array per series, grown by stages)', () => {
     // then the seasonal detector's 200 residuals (at 300 points only) in floats, half their 1 600
     // bytes; then Holt-Winters' season of 16 and 240 values in floats, half their 128 and 1 920 bytes;
     // then the value window's sorted copy of 16 and 300 doubles (128 and 2 400 bytes) as 16-bit
-    // positions (32 and 600 bytes)
-    expect(STAGES.map((s) => s.size * 8)).to.deep.equal([2560 - 320 - 64 - 96, 21728 - 4800 - 800 - 960 - 1800]);
-    expect(STAGES.map((s) => s.size * 8)).to.deep.equal([2080, 13368]);
+    // positions (32 and 600 bytes): 2 080 and 13 368; then the residual ring (320 and 4 800 bytes)
+    // and its running sums (15 doubles, 120 bytes) as one block of sums of 20 points (5 models x 4
+    // doubles, 160 bytes) and twelve (1 920 bytes)
+    expect(STAGES.map((s) => s.size * 8)).to.deep.equal([2080 - 320 - 120 + 160, 13368 - 4800 - 120 + 1920]);
+    expect(STAGES.map((s) => s.size * 8)).to.deep.equal([1800, 10368]);
   });
 
   it('a series that grows through every stage behaves exactly as one that started with all the room (property)', () => {

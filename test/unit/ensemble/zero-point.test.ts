@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { SeriesEnsemble } from '../../../api-server/src/analysis/ensemble/series-ensemble.js';
 import { detectPoint, type Firing } from '../../../api-server/src/analysis/anomaly/series-detectors.js';
 import { allocateNovelty, noveltyToJSON, releaseNovelty } from '../../../api-server/src/analysis/anomaly/novelty-score.js';
-import { errorPush, errorPushZeros, errorStats } from '../../../api-server/src/analysis/ensemble/error-slots.js';
+import { errorBlocksSize, errorPush, errorPushZeros, errorStats } from '../../../api-server/src/analysis/ensemble/error-slots.js';
 import { ariUpdate, ariUpdateAtZero, hwUpdate, hwUpdateAtZero } from '../../../api-server/src/analysis/ensemble/models.js';
 import {
   ARI_COUNT,
@@ -140,27 +140,27 @@ describe('zero fixed point: a series of +0 skips what it would not change', () =
 });
 
 describe('zero fixed point: each shortcut against the update it replaces', () => {
-  it('errorPushZeros: the same counts and sums as errorPush of +0 residuals over a full ring of +0', () => {
+  it('errorPushZeros: the same blocks as errorPush of +0 residuals once the block in progress holds +0 only, a new block included', () => {
     fc.assert(
       fc.property(fc.array(fc.double({ min: -10, max: 10, noNaN: true }), { minLength: 0, maxLength: 20 }), fc.integer({ min: 0, max: 2000 }), (before, zeroPoints) => {
         const models = 5;
         const st = 0;
-        const ring = 0;
-        const d = new Float64Array(errorStats(models));
-        const r = new Float32Array(models * 240);
+        const bl = errorStats(models);
+        const d = new Float64Array(bl + errorBlocksSize(models, 240));
         const residuals = new Float64Array(models);
         for (const v of before) {
           residuals.fill(v);
-          errorPush(d, st, r, ring, models, residuals);
+          errorPush(d, st, bl, models, residuals);
         }
+        // 300 points of +0 (the fixed point's run, zero-point.ts) and then some
         residuals.fill(0);
-        for (let k = 0; k < 240 + zeroPoints; k += 1) errorPush(d, st, r, ring, models, residuals);
-        const full = d.slice();
-        const fullRing = r.slice();
-        errorPush(full, st, fullRing, ring, models, residuals);
-        errorPushZeros(d, st, r, ring, models);
-        for (let i = 0; i < d.length; i += 1) expect(Object.is(d[i], full[i]), `element ${i}`).to.equal(true);
-        for (let i = 0; i < r.length; i += 1) expect(Object.is(r[i], fullRing[i]), `ring element ${i}`).to.equal(true);
+        for (let k = 0; k < 300 + zeroPoints; k += 1) errorPush(d, st, bl, models, residuals);
+        for (let k = 0; k < 25; k += 1) {
+          const full = d.slice();
+          errorPush(full, st, bl, models, residuals);
+          errorPushZeros(d, st, bl, models);
+          for (let i = 0; i < d.length; i += 1) expect(Object.is(d[i], full[i]), `element ${i}`).to.equal(true);
+        }
       }),
       { numRuns: 40 },
     );

@@ -1,164 +1,199 @@
 /**
- * The models' signed one-step residuals over the last hour (240 points) with running sums, as
- * functions over regions of a Float64Array: each model's MAE and MSE are O(1) to read; the sums
- * are recomputed exactly every 1000 points to bound drift. The sigma of a model's residuals over
- * the last 200 points (forecast bands only, read per request, not per point) is computed when
- * asked, exactly, from the ring.
+ * The models' signed one-step residuals over the last hour as sufficient statistics of blocks of
+ * ERROR_BLOCK (20) points, functions over regions of a Float64Array: no residual is kept.
  *
- * Regions: `errorStats(models)` scalars at `st` of a Float64Array (points pushed, then three
- * running sums per model), and the ring at `ring` of a Float32Array (`r`: a view of the same
- * memory, or another), one slot per point holding every model's residual side by side (NaN: the
- * model made no forecast there), so a point writes one cache line, not five.
+ * Per model and block, four doubles: the residuals' count n, their mean, M2 (the sum of squared
+ * deviations from that mean, Welford's update within the block) and the sum of their absolute
+ * values. The blocks are a ring of ERROR_BLOCKS (12) slots; the newest holds the block in progress
+ * (1 to 20 points), and a push that starts a new block empties the oldest slot first. So:
+ * - MAE and MSE (weights, confidence) are over the points of the 12 newest blocks: the last
+ *   221 to 240 points (221 right after a block starts, 240 when it completes), never more than the
+ *   last 240. MSE's sum of squares is, per block, M2 + n * mean^2 (two non-negative terms).
+ * - sigma (forecast bands, read per request) is over the 10 newest blocks: the last 181 to 200
+ *   points, the blocks' (n, mean, M2) combined with Chan et al.'s parallel formula. That adds
+ *   non-negative terms only; sum of squares minus n * mean^2 would subtract two numbers that agree
+ *   in all their digits when the residuals are large and barely vary (a model that is off by 3000
+ *   +- 0.001: the difference keeps none of sigma's digits), Welford and Chan keep them.
+ * Block size: 20 points (5 minutes) keeps the windows within 20 points (8 %) of the 240 and 200
+ * they were over a ring of residuals (docs/memory.md has the evaluation), at 1 920 bytes a series
+ * instead of 4 800; 40-point blocks would halve that again and move the windows by up to 40.
  *
- * The ring holds residuals in single precision (half the memory: 4.7 KB per full series instead
- * of 9.4), and the sums add exactly the stored values (a residual rounded to the nearest float,
- * beyond ±FLT_MAX the largest float of its sign), so that a value leaving the ring takes out what
- * it brought in. The weights and confidence read these sums: their relative difference from
- * double-precision residuals is of order 1e-7 (docs/memory.md measures the outputs). The ring needs room
- * for points + 1 slots while it fills and 240 once full. A model forecasts at every point once it
- * is usable (usability only grows), so "its residuals over the last 240 points" are "its last 240
- * residuals". Zeros are an empty record.
+ * Regions: `errorStats(models)` scalars at `st` (the points pushed), and the blocks at `bl`: slot
+ * s at bl + s * models * FIELDS, model m's four fields next (a push writes one slot: 160 bytes for
+ * five models). A region sized for fewer points (`errorBlocksSize(models, room)`) holds the first
+ * blocks: while the ring fills, block b is in slot b, so a larger region takes them as a prefix.
+ *
+ * A residual NaN (the model made no forecast) adds nothing; one beyond ±FLT_MAX counts as ±FLT_MAX
+ * (as the ring of floats held it), so that no sum overflows. A model forecasts at every point once
+ * it is usable (usability only grows).
  */
-export const ERROR_RING = 240;
-const SIGMA_WINDOW = 200;
-const RECOMPUTE_EVERY = 1000;
+export const ERROR_WINDOW = 240;
+export const ERROR_BLOCK = 20;
+export const ERROR_BLOCKS = ERROR_WINDOW / ERROR_BLOCK;
+/** the blocks sigma reads: 200 points at most */
+export const SIGMA_BLOCKS = 200 / ERROR_BLOCK;
 
-// at st: the points pushed; per-model sums at st + 1 + m * STATS + field
+// at st: the points pushed
 const POINTS = 0;
-const COUNT = 0;
-const SUM_ABS = 1;
-const SUM_SQ = 2;
-const STATS = 3;
+// per model in a block
+const N = 0;
+const MEAN = 1;
+const M2 = 2;
+const SUM_ABS = 3;
+export const ERROR_FIELDS = 4;
 
-/** the largest finite float */
+/** the largest finite float: the bound of a residual */
 const FLOAT_MAX = 3.4028234663852886e38;
 
-/** a residual as the ring holds it: the nearest float, ±FLOAT_MAX beyond the floats' range; NaN stays */
-function stored(e: number): number {
-  const f = Math.fround(e);
-  return f === Number.POSITIVE_INFINITY ? FLOAT_MAX : f === Number.NEGATIVE_INFINITY ? -FLOAT_MAX : f;
-}
-
 /** size of the scalars region for `models` models */
-export const errorStats = (models: number): number => 1 + models * STATS;
+export const errorStats = (_models: number): number => 1;
+
+/** size of the blocks region of `models` models for `room` points (at most ERROR_BLOCKS blocks) */
+export const errorBlocksSize = (models: number, room: number): number => Math.min(ERROR_BLOCKS, Math.ceil(room / ERROR_BLOCK)) * models * ERROR_FIELDS;
 
 export function errorPoints(d: Float64Array, st: number): number {
   return d[st + POINTS] as number;
 }
 
-export function errorCount(d: Float64Array, st: number, m: number): number {
-  return d[st + 1 + m * STATS + COUNT] as number;
-}
-
-/** the ring element where the next push writes model 0's residual (the other models' follow) */
-export function errorNextAt(d: Float64Array, st: number, ring: number, models: number): number {
-  return ring + (((d[st + POINTS] as number) | 0) % ERROR_RING) * models;
+/** the element where the next push writes (the first of its block's slot) */
+export function errorNextAt(d: Float64Array, st: number, bl: number, models: number): number {
+  const points = (d[st + POINTS] as number) | 0;
+  return bl + (((points / ERROR_BLOCK) | 0) % ERROR_BLOCKS) * models * ERROR_FIELDS;
 }
 
 /** one point: `residuals[m]` is model m's residual, NaN when it made no forecast */
-export function errorPush(d: Float64Array, st: number, r: Float32Array, ring: number, models: number, residuals: Float64Array): void {
-  // an integer held in Float64 memory: `| 0` keeps the ring arithmetic in int32 (no fmod)
+export function errorPush(d: Float64Array, st: number, bl: number, models: number, residuals: Float64Array): void {
+  // an integer held in Float64 memory: `| 0` keeps the arithmetic in int32
   const points = (d[st + POINTS] as number) | 0;
-  const slot = ring + (points % ERROR_RING) * models;
-  const full = points >= ERROR_RING;
+  const slot = bl + (((points / ERROR_BLOCK) | 0) % ERROR_BLOCKS) * models * ERROR_FIELDS;
+  // a new block empties its slot (the oldest block's, once the ring is full)
+  if (points % ERROR_BLOCK === 0) d.fill(0, slot, slot + models * ERROR_FIELDS);
   for (let m = 0; m < models; m += 1) {
-    const s = st + 1 + m * STATS;
-    if (full) {
-      const old = r[slot + m] as number;
-      if (!Number.isNaN(old)) {
-        d[s + COUNT] = (d[s + COUNT] as number) - 1;
-        d[s + SUM_ABS] = (d[s + SUM_ABS] as number) - Math.abs(old);
-        d[s + SUM_SQ] = (d[s + SUM_SQ] as number) - old * old;
-      }
-    }
-    const e = stored(residuals[m] as number);
-    r[slot + m] = e;
+    let e = residuals[m] as number;
     if (Number.isNaN(e)) continue;
-    d[s + COUNT] = (d[s + COUNT] as number) + 1;
+    if (e > FLOAT_MAX) e = FLOAT_MAX;
+    else if (e < -FLOAT_MAX) e = -FLOAT_MAX;
+    const s = slot + m * ERROR_FIELDS;
+    const n = (d[s + N] as number) + 1;
+    const mean = d[s + MEAN] as number;
+    const delta = e - mean;
+    const next = mean + delta / n;
+    d[s + N] = n;
+    d[s + MEAN] = next;
+    d[s + M2] = (d[s + M2] as number) + delta * (e - next);
     d[s + SUM_ABS] = (d[s + SUM_ABS] as number) + Math.abs(e);
-    d[s + SUM_SQ] = (d[s + SUM_SQ] as number) + e * e;
   }
   d[st + POINTS] = points + 1;
-  if ((points + 1) % RECOMPUTE_EVERY === 0) recompute(d, st, r, ring, models);
 }
 
 /**
- * errorPush of +0 for every model into a full ring whose slot to be replaced holds +0 for every
- * model (the zero fixed point, zero-point.ts), without reading or writing the ring's slot: the
- * counts stay (one out, one in); of errorPush's `- |+0|` and `+ |+0|` on the sums only the
- * second can change a sum (x - +0 is x for every x, while -0 + +0 is +0), so only it is kept.
+ * errorPush of +0 for every model when the block in progress holds +0 residuals only, for every
+ * model (the zero fixed point, zero-point.ts: its last 300 points were such): a new block's slot
+ * becomes n 1, mean, M2 and sum +0 (what errorPush's emptying and update of +0 leave); in a block
+ * in progress only the counts move (+0 + (+0 - +0) / n is +0, +0 + +0 * +0 is +0, +0 + |+0| is +0).
  */
-export function errorPushZeros(d: Float64Array, st: number, r: Float32Array, ring: number, models: number): void {
+export function errorPushZeros(d: Float64Array, st: number, bl: number, models: number): void {
   const points = (d[st + POINTS] as number) | 0;
-  for (let m = 0; m < models; m += 1) {
-    const s = st + 1 + m * STATS;
-    d[s + SUM_ABS] = (d[s + SUM_ABS] as number) + 0;
-    d[s + SUM_SQ] = (d[s + SUM_SQ] as number) + 0;
+  const slot = bl + (((points / ERROR_BLOCK) | 0) % ERROR_BLOCKS) * models * ERROR_FIELDS;
+  if (points % ERROR_BLOCK === 0) {
+    d.fill(0, slot, slot + models * ERROR_FIELDS);
+    for (let m = 0; m < models; m += 1) d[slot + m * ERROR_FIELDS + N] = 1;
+  } else {
+    for (let m = 0; m < models; m += 1) d[slot + m * ERROR_FIELDS + N] = (d[slot + m * ERROR_FIELDS + N] as number) + 1;
   }
   d[st + POINTS] = points + 1;
-  if ((points + 1) % RECOMPUTE_EVERY === 0) recompute(d, st, r, ring, models);
 }
 
-/** model m's k-th oldest residual, k < count(m) */
-export function errorAt(d: Float64Array, st: number, r: Float32Array, ring: number, models: number, m: number, k: number): number {
+/** the slot index of the oldest of the `held` newest blocks (the newest is the block in progress) */
+function oldestSlot(points: number, held: number): number {
+  const newest = ((points - 1) / ERROR_BLOCK) | 0;
+  return (newest - held + 1) % ERROR_BLOCKS;
+}
+
+/** the blocks holding points, at most `most` */
+function heldBlocks(points: number, most: number): number {
+  return Math.min(most, Math.ceil(points / ERROR_BLOCK));
+}
+
+/** model m's residuals in the MAE/MSE window (the 12 newest blocks) */
+export function errorCount(d: Float64Array, st: number, bl: number, models: number, m: number): number {
   const points = (d[st + POINTS] as number) | 0;
-  const held = Math.min(points, ERROR_RING);
-  const p = points - held + (held - errorCount(d, st, m)) + k;
-  return r[ring + (p % ERROR_RING) * models + m] as number;
+  const held = heldBlocks(points, ERROR_BLOCKS);
+  const stride = models * ERROR_FIELDS;
+  let i = oldestSlot(points, held);
+  let n = 0;
+  for (let b = 0; b < held; b += 1) {
+    n += d[bl + i * stride + m * ERROR_FIELDS + N] as number;
+    i = i === ERROR_BLOCKS - 1 ? 0 : i + 1;
+  }
+  return n;
 }
 
-export function errorMae(d: Float64Array, st: number, m: number): number {
-  const s = st + 1 + m * STATS;
-  return Math.max(0, d[s + SUM_ABS] as number) / (d[s + COUNT] as number);
-}
-
-export function errorMse(d: Float64Array, st: number, m: number): number {
-  const s = st + 1 + m * STATS;
-  return Math.max(0, d[s + SUM_SQ] as number) / (d[s + COUNT] as number);
-}
-
-/**
- * population standard deviation of model m's residuals over the last 200 points: their mean, then
- * the squared deviations from it (two passes over the ring, exact; 0 with fewer than two)
- */
-export function errorSigma(d: Float64Array, st: number, r: Float32Array, ring: number, models: number, m: number): number {
+/** model m's mean absolute residual over the 12 newest blocks (NaN without residuals) */
+export function errorMae(d: Float64Array, st: number, bl: number, models: number, m: number): number {
   const points = (d[st + POINTS] as number) | 0;
-  const from = Math.max(0, points - SIGMA_WINDOW);
+  const held = heldBlocks(points, ERROR_BLOCKS);
+  const stride = models * ERROR_FIELDS;
+  let i = oldestSlot(points, held);
   let n = 0;
   let sum = 0;
-  for (let p = from; p < points; p += 1) {
-    const e = r[ring + (p % ERROR_RING) * models + m] as number;
-    if (Number.isNaN(e)) continue;
-    n += 1;
-    sum += e;
+  for (let b = 0; b < held; b += 1) {
+    const s = bl + i * stride + m * ERROR_FIELDS;
+    n += d[s + N] as number;
+    sum += d[s + SUM_ABS] as number;
+    i = i === ERROR_BLOCKS - 1 ? 0 : i + 1;
   }
-  if (n < 2) return 0;
-  const mean = sum / n;
-  let m2 = 0;
-  for (let p = from; p < points; p += 1) {
-    const e = r[ring + (p % ERROR_RING) * models + m] as number;
-    if (!Number.isNaN(e)) m2 += (e - mean) * (e - mean);
-  }
-  return Math.sqrt(m2 / n);
+  return sum / n;
 }
 
-function recompute(d: Float64Array, st: number, r: Float32Array, ring: number, models: number): void {
+/** model m's mean squared residual over the 12 newest blocks (NaN without residuals) */
+export function errorMse(d: Float64Array, st: number, bl: number, models: number, m: number): number {
   const points = (d[st + POINTS] as number) | 0;
-  const held = Math.min(points, ERROR_RING);
-  for (let m = 0; m < models; m += 1) {
-    let count = 0;
-    let sumAbs = 0;
-    let sumSq = 0;
-    for (let p = points - held; p < points; p += 1) {
-      const e = r[ring + (p % ERROR_RING) * models + m] as number;
-      if (Number.isNaN(e)) continue;
-      count += 1;
-      sumAbs += Math.abs(e);
-      sumSq += e * e;
-    }
-    const s = st + 1 + m * STATS;
-    d[s + COUNT] = count;
-    d[s + SUM_ABS] = sumAbs;
-    d[s + SUM_SQ] = sumSq;
+  const held = heldBlocks(points, ERROR_BLOCKS);
+  const stride = models * ERROR_FIELDS;
+  let i = oldestSlot(points, held);
+  let n = 0;
+  let sum = 0;
+  for (let b = 0; b < held; b += 1) {
+    const s = bl + i * stride + m * ERROR_FIELDS;
+    const k = d[s + N] as number;
+    const mean = d[s + MEAN] as number;
+    n += k;
+    // an empty block holds n = mean = M2 = 0: adds 0
+    sum += (d[s + M2] as number) + k * mean * mean;
+    i = i === ERROR_BLOCKS - 1 ? 0 : i + 1;
   }
+  return sum / n;
+}
+
+/**
+ * population standard deviation of model m's residuals in the 10 newest blocks (the last 181 to
+ * 200 points), 0 with fewer than two: the blocks' (n, mean, M2) combined oldest first (Chan et al.)
+ */
+export function errorSigma(d: Float64Array, st: number, bl: number, models: number, m: number): number {
+  const points = (d[st + POINTS] as number) | 0;
+  const held = heldBlocks(points, SIGMA_BLOCKS);
+  const stride = models * ERROR_FIELDS;
+  let i = oldestSlot(points, held);
+  let n = 0;
+  let mean = 0;
+  let m2 = 0;
+  for (let b = 0; b < held; b += 1) {
+    const s = bl + i * stride + m * ERROR_FIELDS;
+    i = i === ERROR_BLOCKS - 1 ? 0 : i + 1;
+    const k = d[s + N] as number;
+    if (k === 0) continue;
+    if (n === 0) {
+      n = k;
+      mean = d[s + MEAN] as number;
+      m2 = d[s + M2] as number;
+      continue;
+    }
+    const total = n + k;
+    const delta = (d[s + MEAN] as number) - mean;
+    mean += (delta * k) / total;
+    m2 += (d[s + M2] as number) + ((delta * delta * n) / total) * k;
+    n = total;
+  }
+  return n < 2 ? 0 : Math.sqrt(m2 / n);
 }

@@ -1,12 +1,13 @@
 /**
  * The ensemble of one series (analytics.md §5.3-5.5): the five models predict the next point; their
- * one-step errors fill a ring of 240 (one hour); after every 4th point (60 s of sample time) the
- * weights are set from the normalised inverse mean absolute errors with a floor of 0.05.
+ * one-step errors are kept as sums over blocks of 20 points covering the last hour (221 to 240
+ * points, error-slots.ts); after every 4th point (60 s of sample time) the weights are set from
+ * the normalised inverse mean absolute errors with a floor of 0.05.
  * Confidence = 1 / (1 + mean MSE over the five models), a model without errors counting as 1.
  *
- * The object holds one Float64Array, the series' memory (series-memory.ts; the residual ring is
- * read through a Float32 view of it): the models, their
- * residuals and weights, and the state of the series' §5.6 detectors (series-detectors.ts), which
+ * The object holds one Float64Array, the series' memory (series-memory.ts; the season and the
+ * detectors' residual ring are read through a Float32 view of it): the models, their
+ * residuals' block sums and weights, and the state of the series' §5.6 detectors (series-detectors.ts), which
  * read the value window, Holt-Winters' forecast made before the update and the stable line there
  * after each observe instead of keeping copies.
  *
@@ -15,7 +16,7 @@
  */
 import { LineView, type LineHost, type RegressionLine } from '../regression/sliding-regression.js';
 import { LINE_POINTS, lineNextPointAt } from '../regression/line-slots.js';
-import { errorCount, errorMae, errorMse, errorNextAt, errorPush, errorPushZeros, errorSigma } from './error-slots.js';
+import { ERROR_FIELDS, errorCount, errorMae, errorMse, errorNextAt, errorPush, errorPushZeros, errorSigma } from './error-slots.js';
 import { atZeroPoint, countZeroRun, zeroPointReached } from './zero-point.js';
 import { sortedAt, sortedCount, sortedMiddleAt, sortedNextRingAt } from './sorted-slots.js';
 import { replayPoints } from './replay-points.js';
@@ -99,7 +100,7 @@ export interface EnsembleState {
 export class SeriesEnsemble implements LineHost {
   /** everything of the series, the detectors' part included (series-memory.ts) */
   private d: Float64Array;
-  /** the same memory as floats: Holt-Winters' season, the models' and the detectors' residual rings (models.ts, error-slots.ts, series-detectors.ts) */
+  /** the same memory as floats: Holt-Winters' season and the detectors' residual ring (models.ts, series-detectors.ts) */
   private r: Float32Array;
   /** the same memory as 16-bit integers: the value window's sorted positions (sorted-slots.ts) */
   private u: Uint16Array;
@@ -116,7 +117,7 @@ export class SeriesEnsemble implements LineHost {
     return this.d;
   }
 
-  /** the series' memory as floats (replaced with it): where the residual rings are */
+  /** the series' memory as floats (replaced with it): where the season and the detectors' residual ring are */
   get floats(): Float32Array {
     return this.r;
   }
@@ -137,7 +138,7 @@ export class SeriesEnsemble implements LineHost {
     const d = this.d;
     const layout = layoutOf(d);
     const u = this.u;
-    if (atZeroPoint(d, y)) return observeAtZero(d, this.r, u, layout, xSeconds);
+    if (atZeroPoint(d, y)) return observeAtZero(d, u, layout, xSeconds);
     // every usable model's one-step forecast, made once before learning y (written out: no
     // dispatch on the model per point)
     d[ONE_STEP + CA_ILR] = caIlrUsable(d) ? caIlrPredict(d, 1) : Number.NaN;
@@ -151,7 +152,7 @@ export class SeriesEnsemble implements LineHost {
       prediction = combineOneStep(d);
       const residuals = RESIDUAL_SCRATCH;
       for (let m = 0; m < MODEL_COUNT; m += 1) residuals[m] = y - (d[ONE_STEP + m] as number);
-      errorPush(d, ERROR_STATS, this.r, layout.errorRing, MODEL_COUNT, residuals);
+      errorPush(d, ERROR_STATS, layout.errorBlocks, MODEL_COUNT, residuals);
     }
     // the value window first: the stable line's points are its (time, value) pairs, and the line
     // writes this point's time beside the value (series-memory.ts)
@@ -162,7 +163,7 @@ export class SeriesEnsemble implements LineHost {
     ewmaUpdate(d, y);
     d[LAST_Y] = y;
     d[POINTS] = points + 1;
-    if ((points + 1) % 4 === 0) reweigh(d);
+    if ((points + 1) % 4 === 0) reweigh(d, layout.errorBlocks);
     countZeroRun(d, this.r, layout, y);
     return prediction;
   }
@@ -179,7 +180,7 @@ export class SeriesEnsemble implements LineHost {
 
   /**
    * Reads one value from each cache line the next observe reads first and returns their sum: the
-   * scalars and residual sums, the newest ARI difference, the stable line's scalars and next point,
+   * scalars, the residual block, the newest ARI difference, the stable line's scalars and next point,
    * the value window's next slot (its time beside it) and middle, the next season and residual
    * slots (at the zero fixed point only the lines a next +0 reads: zero-point.ts). An owner about
    * to observe many series touches them all first, so that their memory reads overlap instead of
@@ -197,12 +198,17 @@ export class SeriesEnsemble implements LineHost {
     sum += (d[STABLE_LINE] as number) + (d[STABLE_LINE + LINE_POINTS - 1] as number) + (d[lineNextPointAt(d, STABLE_LINE, STABLE_POINTS)] as number);
     // the next time is beside the next value (series-memory.ts): one line
     sum += d[sortedNextRingAt(d, VALUE_META, layout.valueRing, VALUE_POINTS, VALUE_STRIDE)] as number;
+    // the residual block the next point writes (its counts at the zero fixed point): 160 bytes, up to three lines
+    const block = errorNextAt(d, ERROR_STATS, layout.errorBlocks, MODEL_COUNT);
+    const blockEnd = block + MODEL_COUNT * ERROR_FIELDS - 1;
+    for (let i = block; i < blockEnd; i += 8) sum += d[i] as number;
+    sum += d[blockEnd] as number;
     // at the zero fixed point a next +0 reads none of the rest (zero-point.ts)
     if (zeroPointReached(d)) return sum;
     // the middle rank's position, then the value it names
     sum += (d[ariNewestAt(d)] as number) + (d[layout.valueRing + (this.u[sortedMiddleAt(d, VALUE_META, layout.valueSorted)] as number)] as number);
     sum += this.r[hwSeasonNextAt(d, layout)] as number;
-    return sum + (this.r[errorNextAt(d, ERROR_STATS, layout.errorRing, MODEL_COUNT)] as number);
+    return sum;
   }
 
   // The parts the series' detectors read after each observe (they live in the same memory).
@@ -261,8 +267,9 @@ export class SeriesEnsemble implements LineHost {
 
   confidence(): number {
     const d = this.d;
+    const layout = layoutOf(d);
     let total = 0;
-    for (let m = 0; m < MODEL_COUNT; m += 1) total += errorCount(d, ERROR_STATS, m) === 0 ? 1 : errorMse(d, ERROR_STATS, m);
+    for (let m = 0; m < MODEL_COUNT; m += 1) total += errorCount(d, ERROR_STATS, layout.errorBlocks, MODEL_COUNT, m) === 0 ? 1 : errorMse(d, ERROR_STATS, layout.errorBlocks, MODEL_COUNT, m);
     const c = 1 / (1 + total / MODEL_COUNT);
     return Number.isFinite(c) ? c : 0;
   }
@@ -272,7 +279,7 @@ export class SeriesEnsemble implements LineHost {
     const layout = layoutOf(d);
     const offsets = [...OFFSETS.filter((o) => o < horizonMinutes), horizonMinutes];
     // each model's residual sigma over the last 200 points, computed once for every offset
-    const sigmas = MODEL_NAMES.map((_, m) => errorSigma(d, ERROR_STATS, this.r, layout.errorRing, MODEL_COUNT, m));
+    const sigmas = MODEL_NAMES.map((_, m) => errorSigma(d, ERROR_STATS, layout.errorBlocks, MODEL_COUNT, m));
     const points = offsets.map((offsetMinutes) => {
       const steps = offsetMinutes * 4;
       const mean = this.predict(steps);
@@ -329,10 +336,10 @@ export class SeriesEnsemble implements LineHost {
  * the EWMA level stays +0; the stable line (its sample times move), the value window (its times),
  * the counters and the reweighing are updated as observe does.
  */
-function observeAtZero(d: Float64Array, r: Float32Array, u: Uint16Array, layout: StageLayout, xSeconds: number): number {
+function observeAtZero(d: Float64Array, u: Uint16Array, layout: StageLayout, xSeconds: number): number {
   const points = (d[POINTS] as number) | 0;
   const prediction = combineOneStep(d);
-  errorPushZeros(d, ERROR_STATS, r, layout.errorRing, MODEL_COUNT);
+  errorPushZeros(d, ERROR_STATS, layout.errorBlocks, MODEL_COUNT);
   // the value window before the stable line, as in observe
   d[EVICTED] = madUpdate(d, u, layout, 0);
   caIlrUpdate(d, 0, xSeconds);
@@ -342,7 +349,7 @@ function observeAtZero(d: Float64Array, r: Float32Array, u: Uint16Array, layout:
   // tick 1-8 % slower in four of four alternating runs (V8's inlining of observe changed)
   d[LAST_Y] = 0;
   d[POINTS] = points + 1;
-  if ((points + 1) % 4 === 0) reweigh(d);
+  if ((points + 1) % 4 === 0) reweigh(d, layout.errorBlocks);
   return prediction;
 }
 
@@ -363,11 +370,12 @@ function combineOneStep(d: Float64Array): number {
   return Number.isFinite(p) ? p : lastY;
 }
 
-function reweigh(d: Float64Array): void {
+/** the weights from the models' MAE; `bl`: where the residual blocks are */
+function reweigh(d: Float64Array, bl: number): void {
   const inv = INVERSE_SCRATCH;
   let total = 0;
   for (let m = 0; m < MODEL_COUNT; m += 1) {
-    inv[m] = errorCount(d, ERROR_STATS, m) < 5 ? Number.NaN : 1 / Math.max(errorMae(d, ERROR_STATS, m), 1e-9);
+    inv[m] = errorCount(d, ERROR_STATS, bl, MODEL_COUNT, m) < 5 ? Number.NaN : 1 / Math.max(errorMae(d, ERROR_STATS, bl, MODEL_COUNT, m), 1e-9);
     if (!Number.isNaN(inv[m] as number)) total += inv[m] as number;
   }
   if (total === 0) {

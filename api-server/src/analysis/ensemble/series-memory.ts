@@ -23,7 +23,7 @@
  */
 import { LINE_POINTS, lineRegion, lineSharePoints } from '../regression/line-slots.js';
 import { SORTED_META } from './sorted-slots.js';
-import { errorStats } from './error-slots.js';
+import { errorBlocksSize, errorStats } from './error-slots.js';
 
 export const MODEL_COUNT = 5;
 /** the stable line (ca_ilr, §5.6 ca_ilr's stable window) and the burst line, in points */
@@ -97,11 +97,11 @@ export interface StageLayout {
   readonly recentX: number;
   /** Holt-Winters' season, an element of the memory's Float32 view (floatView) */
   readonly season: number;
-  /** the models' residual ring (error-slots.ts), an element of the memory's Float32 view (floatView) */
-  readonly errorRing: number;
+  /** the models' residual blocks (error-slots.ts): one for the 16-point stage, twelve from the 300 stage */
+  readonly errorBlocks: number;
   /**
    * the seasonal residual ring (present from the 256 stage: residuals start after one season), an
-   * element of the memory's Float32 view (floatView) like errorRing
+   * element of the memory's Float32 view (floatView) like the season
    */
   readonly residuals: number;
   readonly size: number;
@@ -124,12 +124,12 @@ function stageLayout(room: number): StageLayout {
   const valueRing = recentX + 1;
   // 16-bit positions in the ring (sorted-slots.ts): four per Float64
   const valueSorted = 4 * take(Math.ceil(Math.min(VALUE_POINTS, room) / 4));
-  // single precision (models.ts hwUpdate), like the residual rings
+  // single precision (models.ts hwUpdate), like the residual ring
   const season = 2 * take(Math.ceil(Math.min(SEASON, room) / 2));
-  // single precision (error-slots.ts): an element of the memory's Float32 view, two per Float64
-  const errorRing = 2 * take(Math.ceil((MODEL_COUNT * Math.min(STABLE_POINTS, room)) / 2));
+  // the sufficient statistics of the residuals' blocks, not the residuals (error-slots.ts)
+  const errorBlocks = take(errorBlocksSize(MODEL_COUNT, room));
   const residuals = 2 * take(room >= 256 ? RESIDUAL_POINTS / 2 : 0);
-  return Object.freeze({ room, valueRing, valueSorted, recentX, season, errorRing, residuals, size: at, regions: Object.freeze(regions) });
+  return Object.freeze({ room, valueRing, valueSorted, recentX, season, errorBlocks, residuals, size: at, regions: Object.freeze(regions) });
 }
 
 export const STAGES: readonly StageLayout[] = Object.freeze(STAGE_ROOMS.map(stageLayout));
@@ -157,7 +157,7 @@ function shareStablePoints(d: Float64Array, layout: StageLayout): void {
   lineSharePoints(d, STABLE_LINE, layout.recentX, VALUE_POINTS);
 }
 
-/** the memory seen as floats (the season's and the residual rings' elements: StageLayout.season, errorRing, residuals) */
+/** the memory seen as floats (the season's and the residual ring's elements: StageLayout.season, residuals) */
 export function floatView(d: Float64Array): Float32Array {
   return new Float32Array(d.buffer, d.byteOffset, d.length * 2);
 }
