@@ -278,7 +278,7 @@ export class SeriesEnsemble implements LineHost {
     const d = this.d;
     const layout = layoutOf(d);
     const offsets = [...OFFSETS.filter((o) => o < horizonMinutes), horizonMinutes];
-    // each model's residual sigma over the last 200 points, computed once for every offset
+    // each model's residual sigma over its 10 newest blocks (the last 181-200 points), computed once for every offset
     const sigmas = MODEL_NAMES.map((_, m) => errorSigma(d, ERROR_STATS, layout.errorBlocks, MODEL_COUNT, m));
     const points = offsets.map((offsetMinutes) => {
       const steps = offsetMinutes * 4;
