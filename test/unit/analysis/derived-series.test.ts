@@ -44,16 +44,17 @@ describe('derived series: no novelty score', () => {
     const set = new SeriesSet(32);
     const input = firingsOf(set, 'cpu', values);
     const derived = firingsOf(set, 'stress', values);
-    // the jump (point 320: 30 against a window around 10 ± 0.7) is far outside the range of every
-    // earlier point: the range expert scores it d / (d + 0.1) with d ≈ 9 ranges, above 0.51
+    // the jump (point 320: 30) is far outside the range of every earlier point, [8.9513, 11.0478]:
+    // the range expert's d = (30 - 11.0478) / 2.0966 = 9.040 ranges, scored d / (d + 0.1) = 0.9891
     const jump = input[320]!;
-    expect(jump.methods).to.include.members(['zscore', 'mad', 'novelty']);
+    expect(jump.methods).to.deep.equal(['zscore', 'mad', 'seasonal', 'novelty']);
+    expect(jump.scores[3]).to.be.closeTo(0.9891, 1e-4);
     expect(derived[320]!.methods).to.deep.equal(jump.methods.filter((m) => m !== 'novelty'));
     expect(derived[320]!.consensus).to.equal(true);
     expect(derived.flatMap((p) => p.methods)).to.not.include('novelty');
   });
 
-  it('the same points: a derived series fires what an input series fires less novelty, with the same scores; consensus is two of the rest (property)', () => {
+  it('the same points: a derived series fires what an input series fires less novelty, with the same scores; consensus is two of the rest; the same forecast and confidence (property)', () => {
     fc.assert(
       fc.property(
         fc.array(fc.double({ min: -50, max: 50, noNaN: true }), { minLength: 1, maxLength: 60 }),
@@ -71,6 +72,9 @@ describe('derived series: no novelty score', () => {
             expect(b.scores).to.deep.equal(kept.map(([, s]) => s));
             expect(b.consensus).to.equal(kept.length >= 2);
           }
+          const name = DERIVED_SERIES[which]!;
+          expect(set.ensemble(name)!.forecast(60)).to.deep.equal(set.ensemble('latency')!.forecast(60));
+          expect(set.ensemble(name)!.confidence()).to.equal(set.ensemble('latency')!.confidence());
         },
       ),
       { numRuns: 25 },
