@@ -84,14 +84,20 @@ const BURST_SLOPE_T = 3;
 /** the ensemble's value window (zscore, mad, and the novelty score's median once full) */
 const VALUE_WINDOW = 300;
 
+/**
+ * The novelty chunk of a series scored without the novelty method (SeriesSet's derived series):
+ * detectPoint then leaves the novelty score at 0 and `novelty` never fires there.
+ */
+export const NO_NOVELTY = -1;
+
 /** gives back the novelty chunks of an owner (detectors, a series set) once it is garbage collected */
 const noveltyOwners = new FinalizationRegistry<number[]>((ids) => {
-  for (const id of ids) releaseNovelty(id);
+  for (const id of ids) if (id !== NO_NOVELTY) releaseNovelty(id);
 });
 
 /**
- * Registers `ids`, the novelty chunks `owner` holds (it may replace entries later), to be given back
- * when `owner` is garbage collected.
+ * Registers `ids`, the novelty chunks `owner` holds (it may replace entries later; NO_NOVELTY
+ * entries hold none), to be given back when `owner` is garbage collected.
  */
 export function releaseWithOwner(owner: object, ids: number[]): void {
   noveltyOwners.register(owner, ids);
@@ -224,9 +230,9 @@ export class SeriesDetectors {
 
 /**
  * The §5.6 methods and the novelty score on the point `base` (the series' ensemble) has just
- * observed, the novelty state in chunk `novelty`: the firings (a shared empty array when none
- * fired, else a fresh array the caller may keep); the method scores are left in LAST_SCORES.
- * Non-finite input: nothing, no firings.
+ * observed, the novelty state in chunk `novelty` (NO_NOVELTY: no novelty score, 0): the firings
+ * (a shared empty array when none fired, else a fresh array the caller may keep); the method
+ * scores are left in LAST_SCORES. Non-finite input: nothing, no firings.
  */
 export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xSeconds: number, atSeconds: number): readonly Firing[] {
   const scores = LAST_SCORES;
@@ -333,7 +339,7 @@ export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xS
   }
 
   // novelty: the median only once the 300-value window is full, as the dispersion expert wants
-  const score = observeNovelty(novelty, y, atSeconds, n >= VALUE_WINDOW ? median : NaN);
+  const score = novelty === NO_NOVELTY ? 0 : observeNovelty(novelty, y, atSeconds, n >= VALUE_WINDOW ? median : NaN);
   // the four methods' raw scores into [0, 1]: s / (s + 3), 0 for a score that is not positive and finite
   // (a loop, not a helper per method: a call that is not inlined boxes its double argument and result)
   for (let k = ZSCORE; k <= CA_ILR; k += 1) {

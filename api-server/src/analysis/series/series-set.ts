@@ -3,11 +3,15 @@
  * means) plus health_score, stress, fatigue and fused_rupture_index — each with its forecasting
  * ensemble and anomaly detectors. One point per analysis step.
  *
+ * The derived series have no novelty score (no chunk, no `novelty` firings): their values are
+ * functions of the step's inputs, whose own series are scored for novelty; their zscore, mad,
+ * seasonal and ca_ilr methods run as on the inputs (docs/memory.md, "the derived series").
+ *
  * Bound: at most `maxSeries` series per workload (default 32: the 4 derived series plus 28
  * inputs); points of further input names are not tracked as series and counted in `untracked`.
  */
 import { SeriesEnsemble, replayPoints } from '../ensemble/index.js';
-import { detectPoint, releaseWithOwner, touchDetectorLines, type Firing } from '../anomaly/series-detectors.js';
+import { NO_NOVELTY, detectPoint, releaseWithOwner, touchDetectorLines, type Firing } from '../anomaly/series-detectors.js';
 import { allocateNovelty, noveltyFromJSON, noveltyToJSON, releaseNovelty, touchNovelty, touchNoveltyContexts } from '../anomaly/novelty-score.js';
 import { BURST_POINTS, STABLE_POINTS } from '../ensemble/series-memory.js';
 
@@ -35,7 +39,8 @@ const NO_FIRINGS: SeriesPoint = Object.freeze({ series: '', value: 0, firings: [
  * `[name, ensemble points, novelty state]`: the detectors share the ensemble's points and rebuild
  * their §5.6 methods from them; the third slot is the novelty score's saved state (null in older
  * states, whose novelty score then warms up again; older states that carried the points twice
- * there are read the same way).
+ * there are read the same way). A derived series' third slot is null; the novelty state that
+ * states saved before this carry there is not read.
  */
 export interface SeriesSetState {
   series: [string, unknown, unknown][];
@@ -47,7 +52,7 @@ export class SeriesSet {
   private readonly index = new Map<string, number>();
   /** each series' ensemble, whose memory holds its detectors' state too */
   private readonly ensembles: SeriesEnsemble[] = [];
-  /** each series' novelty chunk (given back when the set is garbage collected) */
+  /** each series' novelty chunk (given back when the set is garbage collected); NO_NOVELTY for a derived series */
   private readonly novelty: number[] = [];
   untracked = 0;
   private inputSeries = 0;
@@ -69,7 +74,7 @@ export class SeriesSet {
         this.untracked += 1;
         return null;
       }
-      i = this.add(name, new SeriesEnsemble(), allocateNovelty());
+      i = this.add(name, new SeriesEnsemble(), derived ? NO_NOVELTY : allocateNovelty());
       if (!derived) this.inputSeries += 1;
     }
     const ensemble = this.ensembles[i] as SeriesEnsemble;
@@ -89,7 +94,8 @@ export class SeriesSet {
     let sum = 0;
     for (let i = 0; i < this.ensembles.length; i++) {
       const ensemble = this.ensembles[i] as SeriesEnsemble;
-      sum += ensemble.touchNextPoint() + touchDetectorLines(ensemble) + touchNovelty(this.novelty[i] as number, atSeconds);
+      const novelty = this.novelty[i] as number;
+      sum += ensemble.touchNextPoint() + touchDetectorLines(ensemble) + (novelty === NO_NOVELTY ? 0 : touchNovelty(novelty, atSeconds));
     }
     TOUCHED[0] = sum;
   }
@@ -114,7 +120,9 @@ export class SeriesSet {
     let sum = 0;
     for (let k = 0; k < count; k++) {
       const i = this.index.get(names[k] as string);
-      if (i !== undefined) sum += touchNoveltyContexts(this.novelty[i] as number, values[k] as number);
+      if (i === undefined) continue;
+      const novelty = this.novelty[i] as number;
+      if (novelty !== NO_NOVELTY) sum += touchNoveltyContexts(novelty, values[k] as number);
     }
     TOUCHED[0] += sum;
   }
@@ -142,7 +150,10 @@ export class SeriesSet {
 
   toJSON(): SeriesSetState {
     const series: SeriesSetState['series'] = [];
-    for (const [name, i] of this.index) series.push([name, (this.ensembles[i] as SeriesEnsemble).toJSON(), noveltyToJSON(this.novelty[i] as number)]);
+    for (const [name, i] of this.index) {
+      const novelty = this.novelty[i] as number;
+      series.push([name, (this.ensembles[i] as SeriesEnsemble).toJSON(), novelty === NO_NOVELTY ? null : noveltyToJSON(novelty)]);
+    }
     return { series, untracked: this.untracked };
   }
 
@@ -151,15 +162,20 @@ export class SeriesSet {
     for (const [name, e, novelty] of state.series) {
       // replay the points through the ensemble and the detectors, as observe does; the novelty
       // score is restored afterwards from its own state (the replay must not count its points twice)
+      const derived = (DERIVED_SERIES as readonly string[]).includes(name);
       const ensemble = new SeriesEnsemble();
-      const replayed = allocateNovelty();
+      const replayed = derived ? NO_NOVELTY : allocateNovelty();
       for (const [x, y] of replayPoints(e)) {
         ensemble.observe(y, x);
         detectPoint(ensemble, replayed, y, x, x);
       }
-      releaseNovelty(replayed);
-      set.add(name, ensemble, noveltyFromJSON(novelty));
-      if (!(DERIVED_SERIES as readonly string[]).includes(name)) set.inputSeries += 1;
+      if (derived) {
+        set.add(name, ensemble, NO_NOVELTY);
+      } else {
+        releaseNovelty(replayed);
+        set.add(name, ensemble, noveltyFromJSON(novelty));
+        set.inputSeries += 1;
+      }
     }
     set.untracked = Number.isFinite(state.untracked) ? state.untracked : 0;
     return set;

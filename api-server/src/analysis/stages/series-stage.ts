@@ -7,26 +7,17 @@
 import type { AnomalyEvent, SuppressionInput } from '../contract.js';
 import type { Band } from '../bands.js';
 import { anomalySeverity, judgedAsLevel } from '../decision/anomaly-gate.js';
-import { DERIVED_SERIES, type SeriesPoint, type SeriesSet } from '../series/series-set.js';
+import type { SeriesPoint, SeriesSet } from '../series/series-set.js';
 import type { PodSignals } from '../signals/pod-signals.js';
 import { observeInto } from './log-stage.js';
 import type { BandStepResult } from './fusion-stage.js';
 import type { StepEnv, StepSink } from './step-env.js';
 
-/** the derived series' values of the step, in DERIVED_SERIES order (scratch of one step) */
-const DERIVED_VALUES: number[] = [0, 0, 0, 0];
-
 /**
- * §5.1: the derived series' points (their context slots touched together first), kept in
- * `points` when they fired; returns the FusedR ensemble's confidence
+ * §5.1: the derived series' points (no novelty score: SeriesSet), kept in `points` when they
+ * fired; returns the FusedR ensemble's confidence
  */
 export function observeDerived(series: SeriesSet, points: SeriesPoint[], values: PodSignals['values'], fusedR: number, x: number, originS: number): number {
-  const derived = DERIVED_VALUES;
-  derived[0] = values.health_score;
-  derived[1] = values.stress;
-  derived[2] = values.fatigue;
-  derived[3] = fusedR;
-  series.prefetchContexts(DERIVED_SERIES, derived, 4);
   observeInto(series, points, 'health_score', values.health_score, x, originS);
   observeInto(series, points, 'stress', values.stress, x, originS);
   observeInto(series, points, 'fatigue', values.fatigue, x, originS);
