@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
+import { errorCount, errorMae, errorMse, errorWindowSums } from '../../../api-server/src/analysis/ensemble/error-slots.js';
 import { ERROR_BLOCK, ERROR_BLOCKS, ModelErrors, SIGMA_BLOCKS } from '../../../api-server/src/analysis/ensemble/model-errors.js';
 
 /** model m's four fields (n, mean, M2, sum of |e|) in slot s */
@@ -113,9 +114,11 @@ describe('model errors (the residuals of five models as sums over blocks of 20 p
             const sd = last.length < 2 ? 0 : Math.sqrt(last.reduce((a, x) => a + (x - mean) ** 2, 0) / last.length);
             // relative 1e-9, and an allowance of 1e-13 of the largest residual: the rounding of the
             // residuals' own size, which the two-pass reference carries as well (three equal residuals
-            // of 1.6e-94: its mean is not exactly theirs, its sd 2.7e-110 where the blocks' is 0)
+            // of 1.6e-94: its mean is not exactly theirs, its sd 2.7e-110 where the blocks' is 0);
+            // and 1e-150 absolute: below 1.5e-154 a square is subnormal (residuals 2.7e-161 and 0:
+            // M2 3.6e-322 keeps two digits, sigma 1.334e-161 against 1.352e-161)
             const scale = last.reduce((a, x) => Math.max(a, Math.abs(x)), 0);
-            expect(Math.abs(e.sigma(m) - sd) <= 1e-9 * sd + 1e-13 * scale + 1e-300, `sigma ${e.sigma(m)} ${sd}`).to.equal(true);
+            expect(Math.abs(e.sigma(m) - sd) <= 1e-9 * sd + 1e-13 * scale + 1e-150, `sigma ${e.sigma(m)} ${sd}`).to.equal(true);
             // the windows' lengths: 221-240 and 181-200 points once that many were pushed
             if (n >= 240) expect(n - window(ERROR_BLOCKS)).to.be.within(221, 240);
             if (n >= 200) expect(n - window(SIGMA_BLOCKS)).to.be.within(181, 200);
@@ -123,6 +126,27 @@ describe('model errors (the residuals of five models as sums over blocks of 20 p
         },
       ),
       { numRuns: 150 },
+    );
+  });
+
+  it('errorWindowSums gives every model in one pass exactly what errorCount, errorMae and errorMse give one at a time (property, bit for bit)', () => {
+    const residual = fc.oneof(fc.constant(Number.NaN), fc.constant(0), fc.double({ min: -1e6, max: 1e6, noNaN: true }));
+    fc.assert(
+      fc.property(fc.array(fc.array(residual, { minLength: 5, maxLength: 5 }), { minLength: 1, maxLength: 400 }), (points) => {
+        const e = new ModelErrors(5);
+        for (const r of points) e.push(Float64Array.from(r));
+        const counts = new Float64Array(5);
+        const sumAbs = new Float64Array(5);
+        const sumSq = new Float64Array(5);
+        errorWindowSums(e.memory, 0, e.blocksAt, 5, counts, sumAbs, sumSq);
+        for (let m = 0; m < 5; m += 1) {
+          const n = errorCount(e.memory, 0, e.blocksAt, 5, m);
+          expect(counts[m]).to.equal(n);
+          expect(Object.is((sumAbs[m] as number) / n, errorMae(e.memory, 0, e.blocksAt, 5, m))).to.equal(true);
+          expect(Object.is((sumSq[m] as number) / n, errorMse(e.memory, 0, e.blocksAt, 5, m))).to.equal(true);
+        }
+      }),
+      { numRuns: 200 },
     );
   });
 });

@@ -167,6 +167,33 @@ export function errorMse(d: Float64Array, st: number, bl: number, models: number
 }
 
 /**
+ * every model's count, sum of |e| and sum of e^2 over the 12 newest blocks in one pass over them
+ * (what errorCount, errorMae and errorMse read one model at a time, added in the same order, so
+ * the same numbers): `counts[m]`, `sumAbs[m]`, `sumSq[m]` for m < models
+ */
+export function errorWindowSums(d: Float64Array, st: number, bl: number, models: number, counts: Float64Array, sumAbs: Float64Array, sumSq: Float64Array): void {
+  const points = (d[st + POINTS] as number) | 0;
+  const held = heldBlocks(points, ERROR_BLOCKS);
+  const stride = models * ERROR_FIELDS;
+  counts.fill(0, 0, models);
+  sumAbs.fill(0, 0, models);
+  sumSq.fill(0, 0, models);
+  let i = oldestSlot(points, held);
+  for (let b = 0; b < held; b += 1) {
+    let s = bl + i * stride;
+    for (let m = 0; m < models; m += 1, s += ERROR_FIELDS) {
+      const k = d[s + N] as number;
+      const mean = d[s + MEAN] as number;
+      counts[m] = (counts[m] as number) + k;
+      sumAbs[m] = (sumAbs[m] as number) + (d[s + SUM_ABS] as number);
+      // an empty block holds n = mean = M2 = 0: adds 0
+      sumSq[m] = (sumSq[m] as number) + ((d[s + M2] as number) + k * mean * mean);
+    }
+    i = i === ERROR_BLOCKS - 1 ? 0 : i + 1;
+  }
+}
+
+/**
  * population standard deviation of model m's residuals in the 10 newest blocks (the last 181 to
  * 200 points), 0 with fewer than two: the blocks' (n, mean, M2) combined oldest first (Chan et al.)
  */

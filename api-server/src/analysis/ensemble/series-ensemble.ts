@@ -16,7 +16,7 @@
  */
 import { LineView, type LineHost, type RegressionLine } from '../regression/sliding-regression.js';
 import { LINE_POINTS, lineNextPointAt } from '../regression/line-slots.js';
-import { ERROR_FIELDS, errorCount, errorMae, errorMse, errorNextAt, errorPush, errorPushZeros, errorSigma } from './error-slots.js';
+import { ERROR_FIELDS, errorNextAt, errorPush, errorPushZeros, errorSigma, errorWindowSums } from './error-slots.js';
 import { atZeroPoint, countZeroRun, zeroPointReached } from './zero-point.js';
 import { sortedAt, sortedCount, sortedMiddleAt, sortedNextRingAt } from './sorted-slots.js';
 import { replayPoints } from './replay-points.js';
@@ -78,6 +78,10 @@ export const MODEL_NAMES = ['ca_ilr', 'arima', 'holt_winters', 'mad', 'ewma'] as
 export type ModelName = (typeof MODEL_NAMES)[number];
 /** reweigh's scratch (synchronous, so one array serves every series) */
 const INVERSE_SCRATCH = new Float64Array(MODEL_COUNT);
+/** the models' residual counts and sums over the MAE/MSE window (error-slots.ts errorWindowSums; scratch of one call) */
+const COUNT_SCRATCH = new Float64Array(MODEL_COUNT);
+const ABS_SCRATCH = new Float64Array(MODEL_COUNT);
+const SQ_SCRATCH = new Float64Array(MODEL_COUNT);
 /** observe's residuals (NaN where a model made no forecast), one array for every series */
 const RESIDUAL_SCRATCH = new Float64Array(MODEL_COUNT);
 
@@ -269,7 +273,11 @@ export class SeriesEnsemble implements LineHost {
     const d = this.d;
     const layout = layoutOf(d);
     let total = 0;
-    for (let m = 0; m < MODEL_COUNT; m += 1) total += errorCount(d, ERROR_STATS, layout.errorBlocks, MODEL_COUNT, m) === 0 ? 1 : errorMse(d, ERROR_STATS, layout.errorBlocks, MODEL_COUNT, m);
+    errorWindowSums(d, ERROR_STATS, layout.errorBlocks, MODEL_COUNT, COUNT_SCRATCH, ABS_SCRATCH, SQ_SCRATCH);
+    for (let m = 0; m < MODEL_COUNT; m += 1) {
+      const n = COUNT_SCRATCH[m] as number;
+      total += n === 0 ? 1 : (SQ_SCRATCH[m] as number) / n;
+    }
     const c = 1 / (1 + total / MODEL_COUNT);
     return Number.isFinite(c) ? c : 0;
   }
@@ -374,8 +382,10 @@ function combineOneStep(d: Float64Array): number {
 function reweigh(d: Float64Array, bl: number): void {
   const inv = INVERSE_SCRATCH;
   let total = 0;
+  errorWindowSums(d, ERROR_STATS, bl, MODEL_COUNT, COUNT_SCRATCH, ABS_SCRATCH, SQ_SCRATCH);
   for (let m = 0; m < MODEL_COUNT; m += 1) {
-    inv[m] = errorCount(d, ERROR_STATS, bl, MODEL_COUNT, m) < 5 ? Number.NaN : 1 / Math.max(errorMae(d, ERROR_STATS, bl, MODEL_COUNT, m), 1e-9);
+    const n = COUNT_SCRATCH[m] as number;
+    inv[m] = n < 5 ? Number.NaN : 1 / Math.max((ABS_SCRATCH[m] as number) / n, 1e-9);
     if (!Number.isNaN(inv[m] as number)) total += inv[m] as number;
   }
   if (total === 0) {
