@@ -61,7 +61,6 @@ import {
   STABLE_POINTS,
   VALUE_META,
   VALUE_POINTS,
-  VALUE_STRIDE,
   WEIGHTS,
   ZERO_RUN,
   floatView,
@@ -70,6 +69,10 @@ import {
   layoutOf,
   needsGrowth,
   newSeriesMemory,
+  ringTime,
+  timeFits,
+  timesView,
+  widenSeriesMemory,
   type StageLayout,
 } from './series-memory.js';
 
@@ -103,12 +106,15 @@ export class SeriesEnsemble implements LineHost {
   private r: Float32Array;
   /** the same memory as 16-bit integers: the value window's sorted positions (sorted-slots.ts) */
   private u: Uint16Array;
+  /** the value window's sample times as 32-bit offsets, a view of their region (series-memory.ts timesView; empty once WIDE) */
+  private t: Int32Array;
 
-  /** `stage`: the memory stage to start at (series-memory.ts STAGES; 0, the smallest, by default) */
+  /** `stage`: the memory stage to start at (series-memory.ts STAGES, or WIDE; 0, the smallest, by default) */
   constructor(stage = 0) {
     this.d = newSeriesMemory(stage);
     this.r = floatView(this.d);
     this.u = positionsView(this.d);
+    this.t = timesView(this.d);
   }
 
   /** the series' memory (replaced by a larger one as its windows grow) */
@@ -126,18 +132,22 @@ export class SeriesEnsemble implements LineHost {
     return this.u;
   }
 
+  /** the value window's sample times as 32-bit offsets from the stable line's base (replaced with the memory; empty once WIDE) */
+  get times(): Int32Array {
+    return this.t;
+  }
+
   /** Returns the one-step ensemble prediction made before seeing `y` (null if none), then learns `y`. */
   observe(y: number, xSeconds: number): number | null {
     if (!Number.isFinite(y) || !Number.isFinite(xSeconds)) return null;
-    if (needsGrowth(this.d)) {
-      this.d = growSeriesMemory(this.d);
-      this.r = floatView(this.d);
-      this.u = positionsView(this.d);
-    }
+    if (needsGrowth(this.d)) this.replaceMemory(growSeriesMemory(this.d));
+    // a time the 32-bit offsets cannot hold (series-memory.ts): the times become doubles
+    if (!timeFits(this.d, this.t, xSeconds)) this.replaceMemory(widenSeriesMemory(this.d, this.t));
     const d = this.d;
+    const t = this.t;
     const layout = layoutOf(d);
     const u = this.u;
-    if (atZeroPoint(d, y)) return observeAtZero(d, this.r, u, layout, xSeconds);
+    if (atZeroPoint(d, y)) return observeAtZero(d, this.r, u, t, layout, xSeconds);
     // every usable model's one-step forecast, made once before learning y (written out: no
     // dispatch on the model per point)
     d[ONE_STEP + CA_ILR] = caIlrUsable(d) ? caIlrPredict(d, 1) : Number.NaN;
@@ -153,10 +163,10 @@ export class SeriesEnsemble implements LineHost {
       for (let m = 0; m < MODEL_COUNT; m += 1) residuals[m] = y - (d[ONE_STEP + m] as number);
       errorPush(d, ERROR_STATS, this.r, layout.errorRing, MODEL_COUNT, residuals);
     }
-    // the value window first: the stable line's points are its (time, value) pairs, and the line
-    // writes this point's time beside the value (series-memory.ts)
+    // the value window first: the stable line's points are its (time, value) points, and the line
+    // writes this point's time in the times' ring (series-memory.ts)
     d[EVICTED] = madUpdate(d, u, layout, y);
-    caIlrUpdate(d, y, xSeconds);
+    caIlrUpdate(d, t, y, xSeconds);
     ariUpdate(d, y);
     hwUpdate(d, this.r, layout, y);
     ewmaUpdate(d, y);
@@ -165,6 +175,13 @@ export class SeriesEnsemble implements LineHost {
     if ((points + 1) % 4 === 0) reweigh(d);
     countZeroRun(d, this.r, layout, y);
     return prediction;
+  }
+
+  private replaceMemory(d: Float64Array): void {
+    this.d = d;
+    this.r = floatView(d);
+    this.u = positionsView(d);
+    this.t = timesView(d);
   }
 
   /**
@@ -194,9 +211,11 @@ export class SeriesEnsemble implements LineHost {
     let sum = 0;
     for (let i = 0; i < ARI_DIFF_RING; i += 8) sum += d[i] as number;
     // the line's scalars may straddle two cache lines: both ends
-    sum += (d[STABLE_LINE] as number) + (d[STABLE_LINE + LINE_POINTS - 1] as number) + (d[lineNextPointAt(d, STABLE_LINE, STABLE_POINTS)] as number);
-    // the next time is beside the next value (series-memory.ts): one line
-    sum += d[sortedNextRingAt(d, VALUE_META, layout.valueRing, VALUE_POINTS, VALUE_STRIDE)] as number;
+    sum += (d[STABLE_LINE] as number) + (d[STABLE_LINE + LINE_POINTS - 1] as number) + (d[lineNextPointAt(d, STABLE_LINE, STABLE_POINTS, this.t)] as number);
+    // the next value, and its time's slot (beside it in the WIDE stage)
+    const next = sortedNextRingAt(d, VALUE_META, layout.valueRing, VALUE_POINTS, layout.valueStride);
+    sum += d[next] as number;
+    if (this.t.length !== 0) sum += this.t[next - layout.valueRing] as number;
     // at the zero fixed point a next +0 reads none of the rest (zero-point.ts)
     if (zeroPointReached(d)) return sum;
     // the middle rank's position, then the value it names
@@ -303,7 +322,7 @@ export class SeriesEnsemble implements LineHost {
     };
   }
 
-  /** the last 300 points: times from recentX (written by the stable line), values from the value window (the same points) */
+  /** the last 300 points: times from the times' ring (written by the stable line), values from the value window (the same points) */
   toJSON(): EnsembleState {
     const d = this.d;
     const layout = layoutOf(d);
@@ -311,7 +330,7 @@ export class SeriesEnsemble implements LineHost {
     const total = d[POINTS] as number;
     const points: [number, number][] = [];
     for (let k = 0; k < n; k += 1) {
-      points.push([d[layout.recentX + ((total - n + k) % VALUE_POINTS) * VALUE_STRIDE] as number, sortedAt(d, VALUE_META, layout.valueRing, VALUE_POINTS, k, VALUE_STRIDE)]);
+      points.push([ringTime(d, this.t, layout, (total - n + k) % VALUE_POINTS), sortedAt(d, VALUE_META, layout.valueRing, VALUE_POINTS, k, layout.valueStride)]);
     }
     return { points };
   }
@@ -329,13 +348,13 @@ export class SeriesEnsemble implements LineHost {
  * the EWMA level stays +0; the stable line (its sample times move), the value window (its times),
  * the counters and the reweighing are updated as observe does.
  */
-function observeAtZero(d: Float64Array, r: Float32Array, u: Uint16Array, layout: StageLayout, xSeconds: number): number {
+function observeAtZero(d: Float64Array, r: Float32Array, u: Uint16Array, t: Int32Array, layout: StageLayout, xSeconds: number): number {
   const points = (d[POINTS] as number) | 0;
   const prediction = combineOneStep(d);
   errorPushZeros(d, ERROR_STATS, r, layout.errorRing, MODEL_COUNT);
   // the value window before the stable line, as in observe
   d[EVICTED] = madUpdate(d, u, layout, 0);
-  caIlrUpdate(d, 0, xSeconds);
+  caIlrUpdate(d, t, 0, xSeconds);
   ariUpdateAtZero(d);
   hwUpdateAtZero(d);
   // the same closing bookkeeping as observe, written out: as a shared helper it made the in-cache

@@ -16,6 +16,13 @@
  * the longer ring's size; the owner must push both in step, and update the ring it evicts from
  * before pushing the line (the line's oldest point is not the one the longer ring evicts).
  *
+ * Or the owner keeps the two apart (lineSplitPoints): the ys in a ring of doubles, one per slot,
+ * and the xs as 32-bit integers in a ring of their own (`t`, a view of it), each relative to a base
+ * the line region holds (X_BASE, a tenth scalar): x = base + t[slot], 12 bytes a point instead of
+ * 16. The owner keeps every stored x so (lineTimeFits, lineRebase) before it pushes. Every function
+ * that reads or writes points takes that view (`t`; NO_TIMES, empty, for the other kinds: an empty
+ * `t` means (x, y) pairs, and a line with points of its own ignores `t`).
+ *
  * A region of zeros is an empty line with its points after its scalars. Callers pass finite x and
  * y only.
  */
@@ -32,6 +39,12 @@ const POINTS_AT = 7;
 const RING = 8;
 /** where the points start in a line's region (unless shared: lineSharePoints) */
 export const LINE_POINTS = 9;
+/** split points (lineSplitPoints): what every stored x is relative to (x = base + t[slot]) */
+const X_BASE = 9;
+/** a line region's size with split points (its points in the owner's rings) */
+export const LINE_SPLIT_REGION = 10;
+/** the `t` of a line whose points are not split: (x, y) pairs (it reads none) */
+export const NO_TIMES = new Int32Array(0);
 /** a line region's size for room for `points` points */
 export const lineRegion = (points: number): number => LINE_POINTS + 2 * points;
 
@@ -54,6 +67,70 @@ export function lineSharePoints(d: Float64Array, at: number, pointsAt: number, r
   d[at + RING] = ring;
 }
 
+/**
+ * The line reads and writes its points in two rings of the owner, both of `ring` slots: the ys at
+ * `ysAt` (one double a slot, in `d`) and the xs in a 32-bit integer ring the caller passes as `t`
+ * to every function that reads or writes points (a view of that ring, not of the whole memory:
+ * slot i's x is t[i]), as offsets from the base at the region's X_BASE (0 at first; lineRebase
+ * moves it). The region needs LINE_SPLIT_REGION elements. As for lineSharePoints, ring >= capacity,
+ * and while the line fills those rings fill with it.
+ */
+export function lineSplitPoints(d: Float64Array, at: number, ysAt: number, ring: number): void {
+  lineSharePoints(d, at, ysAt, ring);
+}
+
+/** a split line's x base: every stored x is this plus a 32-bit integer */
+export function lineXBase(d: Float64Array, at: number): number {
+  return d[at + X_BASE] as number;
+}
+
+/**
+ * Whether a split line can store x exactly: x minus the base is a 32-bit integer and the base plus
+ * it gives x back, bit for bit (Object.is: -0 is not +0 + 0)
+ */
+export function lineTimeFits(d: Float64Array, at: number, x: number): boolean {
+  const base = d[at + X_BASE] as number;
+  const o = x - base;
+  return (o | 0) === o && Object.is(base + (o | 0), x);
+}
+
+/**
+ * Moves a split line's base to `x` (true), rewriting the offsets of ring slots [0, slots) (every
+ * slot the owner's rings hold a point in, the line's among them) so that each reads back the same
+ * x; false, and nothing changed, when some x is not base + a 32-bit integer from there. `x` itself
+ * fits the new base unless it is -0.
+ */
+export function lineRebase(d: Float64Array, at: number, t: Int32Array, slots: number, x: number): boolean {
+  const base = d[at + X_BASE] as number;
+  if (!Object.is(x + 0, x)) return false;
+  for (let i = 0; i < slots; i += 1) {
+    const old = base + (t[i] as number);
+    const o = old - x;
+    if ((o | 0) !== o || !Object.is(x + (o | 0), old)) return false;
+  }
+  for (let i = 0; i < slots; i += 1) t[i] = base + (t[i] as number) - x;
+  d[at + X_BASE] = x;
+  return true;
+}
+
+/**
+ * Whether the line's points are split: nonzero (t's length) when the points are the owner's and
+ * `t` is not empty; 0, (x, y) pairs, for a line with points of its own whatever `t` is
+ */
+function splitOf(d: Float64Array, at: number, t: Int32Array): number {
+  return ((d[at + POINTS_AT] as number) | 0) === 0 ? 0 : t.length;
+}
+
+/** the x of ring slot i (`times`: splitOf, 0 for (x, y) pairs) */
+function xAt(d: Float64Array, t: Int32Array, at: number, times: number, base: number, i: number): number {
+  return times === 0 ? (d[base + 2 * i] as number) : (d[at + X_BASE] as number) + (t[i] as number);
+}
+
+/** the element of ring slot i's y (`times`: splitOf, 0 for (x, y) pairs) */
+function yAt(times: number, base: number, i: number): number {
+  return times === 0 ? base + 2 * i + 1 : base + i;
+}
+
 /** the element of the ring's first point */
 function pointsBase(d: Float64Array, at: number): number {
   // integers held in Float64 memory: `| 0` keeps the arithmetic in int32
@@ -74,23 +151,33 @@ function slot(d: Float64Array, at: number, capacity: number, k: number): number 
 }
 
 /**
- * The element where the next push writes its x (its y follows): the slot after the newest point,
- * or the oldest point's once the line is full (that point is read first, then replaced).
+ * The element where the next push writes its x (its y follows; of split points, the y's element):
+ * the slot after the newest point, or the oldest point's once the line is full (that point is read
+ * first, then replaced).
  */
-export function lineNextPointAt(d: Float64Array, at: number, capacity: number): number {
+export function lineNextPointAt(d: Float64Array, at: number, capacity: number, t: Int32Array): number {
   const n = (d[at + N] as number) | 0;
-  return pointsBase(d, at) + 2 * (n === capacity ? (d[at + HEAD] as number) | 0 : slot(d, at, capacity, n));
+  const i = n === capacity ? (d[at + HEAD] as number) | 0 : slot(d, at, capacity, n);
+  return splitOf(d, at, t) === 0 ? pointsBase(d, at) + 2 * i : pointsBase(d, at) + i;
 }
 
-export function linePush(d: Float64Array, at: number, capacity: number, x: number, y: number): void {
+/** `t`: the memory's Int32 view when the points are split (lineSplitPoints; x must fit: lineTimeFits), else any */
+export function linePush(d: Float64Array, at: number, capacity: number, x: number, y: number, t: Int32Array): void {
   let n = (d[at + N] as number) | 0;
   if (n === capacity) {
-    lineRemoveOldest(d, at, capacity);
+    lineRemoveOldest(d, t, at, capacity);
     n -= 1;
   }
-  const p = pointsBase(d, at) + 2 * slot(d, at, capacity, n);
-  d[p] = x;
-  d[p + 1] = y;
+  const i = slot(d, at, capacity, n);
+  const base = pointsBase(d, at);
+  const times = splitOf(d, at, t);
+  if (times === 0) {
+    d[base + 2 * i] = x;
+    d[base + 2 * i + 1] = y;
+  } else {
+    t[i] = x - (d[at + X_BASE] as number);
+    d[base + i] = y;
+  }
   n += 1;
   d[at + N] = n;
   const mx = d[at + MX] as number;
@@ -103,14 +190,15 @@ export function linePush(d: Float64Array, at: number, capacity: number, x: numbe
   d[at + VX] = (d[at + VX] as number) + dx * (x - mxNew);
   const updates = ((d[at + UPDATES] as number) | 0) + 1;
   d[at + UPDATES] = updates;
-  if (updates % RECOMPUTE_EVERY === 0) lineRecompute(d, at, capacity);
+  if (updates % RECOMPUTE_EVERY === 0) lineRecompute(d, t, at, capacity);
 }
 
-function lineRemoveOldest(d: Float64Array, at: number, capacity: number): void {
+function lineRemoveOldest(d: Float64Array, t: Int32Array, at: number, capacity: number): void {
   const head = (d[at + HEAD] as number) | 0;
-  const p = pointsBase(d, at) + 2 * head;
-  const x = d[p] as number;
-  const y = d[p + 1] as number;
+  const base = pointsBase(d, at);
+  const times = splitOf(d, at, t);
+  const x = xAt(d, t, at, times, base, head);
+  const y = d[yAt(times, base, head)] as number;
   d[at + HEAD] = head + 1 === ringSize(d, at, capacity) ? 0 : head + 1;
   const n = d[at + N] as number;
   if (n === 1) {
@@ -134,24 +222,26 @@ function lineRemoveOldest(d: Float64Array, at: number, capacity: number): void {
 }
 
 /** exact two-pass recomputation of the means and co-moments from the stored points */
-function lineRecompute(d: Float64Array, at: number, capacity: number): void {
+function lineRecompute(d: Float64Array, t: Int32Array, at: number, capacity: number): void {
   const n = d[at + N] as number;
+  const base = pointsBase(d, at);
+  const times = splitOf(d, at, t);
   let sx = 0;
   let sy = 0;
   for (let k = 0; k < n; k += 1) {
-    const p = pointsBase(d, at) + 2 * slot(d, at, capacity, k);
-    sx += d[p] as number;
-    sy += d[p + 1] as number;
+    const i = slot(d, at, capacity, k);
+    sx += xAt(d, t, at, times, base, i);
+    sy += d[yAt(times, base, i)] as number;
   }
   const mx = sx / n;
   const my = sy / n;
   let vx = 0;
   let cxy = 0;
   for (let k = 0; k < n; k += 1) {
-    const p = pointsBase(d, at) + 2 * slot(d, at, capacity, k);
-    const dx = (d[p] as number) - mx;
+    const i = slot(d, at, capacity, k);
+    const dx = xAt(d, t, at, times, base, i) - mx;
     vx += dx * dx;
-    cxy += dx * ((d[p + 1] as number) - my);
+    cxy += dx * ((d[yAt(times, base, i)] as number) - my);
   }
   d[at + MX] = mx;
   d[at + MY] = my;
@@ -163,7 +253,7 @@ function lineRecompute(d: Float64Array, at: number, capacity: number): void {
  * The standard error of the line's slope from its own residuals: sqrt(SSE / (n − 2) / Σ(x − x̄)²);
  * +Infinity with fewer than 3 points or no spread in x (no slope can be told from noise).
  */
-export function lineSlopeStdError(d: Float64Array, at: number, capacity: number): number {
+export function lineSlopeStdError(d: Float64Array, at: number, capacity: number, t: Int32Array): number {
   const n = (d[at + N] as number) | 0;
   const vx = d[at + VX] as number;
   if (n < 3 || !(vx > 0)) return Number.POSITIVE_INFINITY;
@@ -172,12 +262,12 @@ export function lineSlopeStdError(d: Float64Array, at: number, capacity: number)
   const b = (d[at + CXY] as number) / vx;
   // the points oldest first, the ring position advanced in place (slot() per point, without its reads)
   const base = pointsBase(d, at);
+  const times = splitOf(d, at, t);
   const ring = ringSize(d, at, capacity);
   let i = (d[at + HEAD] as number) | 0;
   let sse = 0;
   for (let k = 0; k < n; k += 1) {
-    const p = base + 2 * i;
-    const r = (d[p + 1] as number) - my - b * ((d[p] as number) - mx);
+    const r = (d[yAt(times, base, i)] as number) - my - b * (xAt(d, t, at, times, base, i) - mx);
     sse += r * r;
     i = i + 1 === ring ? 0 : i + 1;
   }
@@ -205,18 +295,18 @@ export function linePredict(d: Float64Array, at: number, x: number): number {
   return lineSlope(d, at) * x + lineIntercept(d, at);
 }
 
-export function lineFirstX(d: Float64Array, at: number): number {
-  return (d[at + N] as number) === 0 ? 0 : (d[pointsBase(d, at) + 2 * (d[at + HEAD] as number)] as number);
+export function lineFirstX(d: Float64Array, at: number, t: Int32Array): number {
+  return (d[at + N] as number) === 0 ? 0 : xAt(d, t, at, splitOf(d, at, t), pointsBase(d, at), (d[at + HEAD] as number) | 0);
 }
 
-export function lineLastX(d: Float64Array, at: number, capacity: number): number {
+export function lineLastX(d: Float64Array, at: number, capacity: number, t: Int32Array): number {
   const n = d[at + N] as number;
-  return n === 0 ? 0 : (d[pointsBase(d, at) + 2 * slot(d, at, capacity, n - 1)] as number);
+  return n === 0 ? 0 : xAt(d, t, at, splitOf(d, at, t), pointsBase(d, at), slot(d, at, capacity, n - 1));
 }
 
-export function lineLastY(d: Float64Array, at: number, capacity: number): number {
+export function lineLastY(d: Float64Array, at: number, capacity: number, t: Int32Array): number {
   const n = d[at + N] as number;
-  return n === 0 ? 0 : (d[pointsBase(d, at) + 2 * slot(d, at, capacity, n - 1) + 1] as number);
+  return n === 0 ? 0 : (d[yAt(splitOf(d, at, t), pointsBase(d, at), slot(d, at, capacity, n - 1))] as number);
 }
 
 export function lineMeanY(d: Float64Array, at: number): number {
@@ -224,14 +314,16 @@ export function lineMeanY(d: Float64Array, at: number): number {
 }
 
 /** the points oldest first, and the running moments */
-export function linePoints(d: Float64Array, at: number, capacity: number): { xs: number[]; ys: number[]; moments: LineMoments } {
+export function linePoints(d: Float64Array, at: number, capacity: number, t: Int32Array): { xs: number[]; ys: number[]; moments: LineMoments } {
   const xs: number[] = [];
   const ys: number[] = [];
   const n = d[at + N] as number;
+  const base = pointsBase(d, at);
+  const times = splitOf(d, at, t);
   for (let k = 0; k < n; k += 1) {
-    const p = pointsBase(d, at) + 2 * slot(d, at, capacity, k);
-    xs.push(d[p] as number);
-    ys.push(d[p + 1] as number);
+    const i = slot(d, at, capacity, k);
+    xs.push(xAt(d, t, at, times, base, i));
+    ys.push(d[yAt(times, base, i)] as number);
   }
   return { xs, ys, moments: [d[at + MX] as number, d[at + MY] as number, d[at + VX] as number, d[at + CXY] as number, d[at + UPDATES] as number] };
 }
@@ -240,27 +332,29 @@ export function linePoints(d: Float64Array, at: number, capacity: number): { xs:
  * Copies the points oldest first into `xs` and `ys` from index 0 (each with room for the line's
  * count, at most `capacity`); returns how many: linePoints without building arrays.
  */
-export function lineCopyPoints(d: Float64Array, at: number, capacity: number, xs: Float64Array, ys: Float64Array): number {
+export function lineCopyPoints(d: Float64Array, at: number, capacity: number, xs: Float64Array, ys: Float64Array, t: Int32Array): number {
   const n = (d[at + N] as number) | 0;
   const base = pointsBase(d, at);
+  const times = splitOf(d, at, t);
   const ring = ringSize(d, at, capacity);
   let i = (d[at + HEAD] as number) | 0;
   for (let k = 0; k < n; k += 1) {
-    const p = base + 2 * i;
-    xs[k] = d[p] as number;
-    ys[k] = d[p + 1] as number;
+    xs[k] = xAt(d, t, at, times, base, i);
+    ys[k] = d[yAt(times, base, i)] as number;
     i = i + 1 === ring ? 0 : i + 1;
   }
   return n;
 }
 
 /** whether the line holds exactly these points, oldest first */
-export function lineHolds(d: Float64Array, at: number, capacity: number, xs: readonly unknown[], ys: readonly unknown[]): boolean {
+export function lineHolds(d: Float64Array, at: number, capacity: number, xs: readonly unknown[], ys: readonly unknown[], t: Int32Array): boolean {
   const n = d[at + N] as number;
   if (xs.length !== n || ys.length !== n) return false;
+  const base = pointsBase(d, at);
+  const times = splitOf(d, at, t);
   for (let k = 0; k < n; k += 1) {
-    const p = pointsBase(d, at) + 2 * slot(d, at, capacity, k);
-    if (xs[k] !== d[p] || ys[k] !== d[p + 1]) return false;
+    const i = slot(d, at, capacity, k);
+    if (xs[k] !== xAt(d, t, at, times, base, i) || ys[k] !== d[yAt(times, base, i)]) return false;
   }
   return true;
 }
