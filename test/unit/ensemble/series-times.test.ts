@@ -12,9 +12,13 @@ function stageOf(e: SeriesEnsemble): number {
   return e.memory[1] as number;
 }
 
-/** the times as stored: the offsets of slots [0, n) and the base */
+/** the times as stored: the offsets of slots [0, n) (two 16-bit halves each, low first) and the base */
 function stored(e: SeriesEnsemble, n: number): { base: number; offsets: number[] } {
-  return { base: lineXBase(e.memory, STABLE_LINE), offsets: Array.from(e.times.subarray(0, n)) };
+  const at = layoutOf(e.memory).times;
+  const u = e.positions;
+  const offsets: number[] = [];
+  for (let k = 0; k < n; k += 1) offsets.push((u[at + 2 * k] as number) | ((u[at + 2 * k + 1] as number) << 16));
+  return { base: lineXBase(e.memory, STABLE_LINE), offsets };
 }
 
 /** the times toJSON gives back, oldest first */
@@ -27,9 +31,12 @@ describe('the sample times of the value window as 32-bit offsets from a base (se
     const e = new SeriesEnsemble();
     [0, 15, 30, 45].forEach((x, i) => e.observe(i + 0.5, x));
     expect(stored(e, 4)).to.deep.equal({ base: 0, offsets: [0, 15, 30, 45] });
-    // 4 bytes a time: the 16-point stage's 16 times take 8 doubles
-    expect(e.times.length).to.equal(16);
-    expect(e.times.byteOffset).to.equal(e.memory.byteOffset + 4 * layoutOf(e.memory).times);
+    // 4 bytes a time: the 16-point stage's 16 times take 8 doubles, after the 16 values
+    const layout = layoutOf(e.memory);
+    expect(layout.regions[2]).to.deep.equal([layout.valueRing + 16, 8]);
+    expect(layout.times).to.equal(4 * (layout.valueRing + 16));
+    // the offset 45 is the halves 45 and 0; a negative offset's high half is 0xffff (below)
+    expect([e.positions[layout.times + 6], e.positions[layout.times + 7]]).to.deep.equal([45, 0]);
     expect(timesOf(e)).to.deep.equal([0, 15, 30, 45]);
   });
 
@@ -51,6 +58,8 @@ describe('the sample times of the value window as 32-bit offsets from a base (se
     // 2 147 483 655 - 0 is past int32: the base moves to it, the stored times become -30 and -15 from it
     e.observe(3, near + 15);
     expect(stored(e, 3)).to.deep.equal({ base: near + 15, offsets: [-30, -15, 0] });
+    const at = layoutOf(e.memory).times;
+    expect([e.positions[at], e.positions[at + 1]]).to.deep.equal([0x10000 - 30, 0xffff]);
     expect(timesOf(e)).to.deep.equal([near - 15, near, near + 15]);
     expect(stageOf(e)).to.equal(0);
   });
@@ -70,7 +79,7 @@ describe('the sample times of the value window as 32-bit offsets from a base (se
     expect(stored(half, 2)).to.deep.equal({ base: 0.5, offsets: [0, 1] });
     half.observe(3, 1.75);
     expect(stageOf(half)).to.equal(WIDE);
-    expect(half.times.length).to.equal(0);
+    expect(layoutOf(half.memory).times).to.equal(-1);
     expect(timesOf(half)).to.deep.equal([0.5, 1.5, 1.75]);
     // -0 is not +0 + 0: stored as a double, its sign kept
     const zero = new SeriesEnsemble();

@@ -76,18 +76,21 @@ describe('a sliding line reading its points in a longer ring of (x, y) pairs (li
         const capacity = 240;
         const ring = capacity + extra;
         const own = new Float64Array(lineRegion(capacity));
-        // the line's 10 scalars (the base the tenth), the ys' ring, then the xs' ring as 32-bit integers
+        // the line's 11 scalars (the base and where the xs are among them), the ys' ring, then the
+        // xs' ring as 32-bit integers, each two 16-bit halves of the memory's Uint16 view
         const ysAt = LINE_SPLIT_REGION;
         const split = new Float64Array(ysAt + ring + Math.ceil(ring / 2));
-        const t = new Int32Array(split.buffer, 8 * (ysAt + ring), ring);
-        lineSplitPoints(split, 0, ysAt, ring);
+        const t = new Uint16Array(split.buffer);
+        const timesAt = 4 * (ysAt + ring);
+        lineSplitPoints(split, 0, ysAt, timesAt, ring);
         ys.forEach((y, i) => {
           const x = 15 * i;
           expect(lineTimeFits(split, 0, x)).to.equal(true);
           split[ysAt + (i % ring)] = y;
           linePush(own, 0, capacity, x, y, NO_TIMES);
           linePush(split, 0, capacity, x, y, t);
-          expect(t[i % ring]).to.equal(x);
+          // base 0: the offset is x itself, low half first
+          expect([t[timesAt + 2 * (i % ring)], t[timesAt + 2 * (i % ring) + 1]]).to.deep.equal([x & 0xffff, x >>> 16]);
           if (i % 97 === 0 || i === ys.length - 1) {
             expect(Object.is(linePredict(split, 0, x + 15), linePredict(own, 0, x + 15))).to.equal(true, `predict at ${i}`);
             expect(Object.is(lineSlopeStdError(split, 0, capacity, t), lineSlopeStdError(own, 0, capacity, NO_TIMES))).to.equal(true, `slope error at ${i}`);

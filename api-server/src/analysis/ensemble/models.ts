@@ -32,10 +32,10 @@ import {
 export const STEP_SECONDS = 15;
 
 // ca_ilr: the stable-window regression line (240 points), usable after 3 points.
-/** `t`: the memory's times (series-memory.ts timesView), where x must fit (timeFits) */
-export function caIlrUpdate(d: Float64Array, t: Int32Array, y: number, x: number): void {
+/** `u`: the memory's Uint16 view, where the times are (series-memory.ts), x fitting them (timeFits) */
+export function caIlrUpdate(d: Float64Array, u: Uint16Array, y: number, x: number): void {
   d[CA_ILR_X] = x;
-  linePush(d, STABLE_LINE, STABLE_POINTS, x, y, t);
+  linePush(d, STABLE_LINE, STABLE_POINTS, x, y, u);
 }
 export function caIlrUsable(d: Float64Array): boolean {
   return lineCount(d, STABLE_LINE) >= 3;

@@ -71,7 +71,6 @@ import {
   newSeriesMemory,
   ringTime,
   timeFits,
-  timesView,
   widenSeriesMemory,
   type StageLayout,
 } from './series-memory.js';
@@ -106,15 +105,12 @@ export class SeriesEnsemble implements LineHost {
   private r: Float32Array;
   /** the same memory as 16-bit integers: the value window's sorted positions (sorted-slots.ts) */
   private u: Uint16Array;
-  /** the value window's sample times as 32-bit offsets, a view of their region (series-memory.ts timesView; empty once WIDE) */
-  private t: Int32Array;
 
   /** `stage`: the memory stage to start at (series-memory.ts STAGES, or WIDE; 0, the smallest, by default) */
   constructor(stage = 0) {
     this.d = newSeriesMemory(stage);
     this.r = floatView(this.d);
     this.u = positionsView(this.d);
-    this.t = timesView(this.d);
   }
 
   /** the series' memory (replaced by a larger one as its windows grow) */
@@ -127,14 +123,12 @@ export class SeriesEnsemble implements LineHost {
     return this.r;
   }
 
-  /** the series' memory as 16-bit integers (replaced with it): where the value window's sorted positions are */
+  /**
+   * the series' memory as 16-bit integers (replaced with it): where the value window's sorted
+   * positions are, and its sample times (32-bit offsets, two halves each: series-memory.ts)
+   */
   get positions(): Uint16Array {
     return this.u;
-  }
-
-  /** the value window's sample times as 32-bit offsets from the stable line's base (replaced with the memory; empty once WIDE) */
-  get times(): Int32Array {
-    return this.t;
   }
 
   /** Returns the one-step ensemble prediction made before seeing `y` (null if none), then learns `y`. */
@@ -142,12 +136,11 @@ export class SeriesEnsemble implements LineHost {
     if (!Number.isFinite(y) || !Number.isFinite(xSeconds)) return null;
     if (needsGrowth(this.d)) this.replaceMemory(growSeriesMemory(this.d));
     // a time the 32-bit offsets cannot hold (series-memory.ts): the times become doubles
-    if (!timeFits(this.d, this.t, xSeconds)) this.replaceMemory(widenSeriesMemory(this.d, this.t));
+    if (!timeFits(this.d, this.u, xSeconds)) this.replaceMemory(widenSeriesMemory(this.d, this.u));
     const d = this.d;
-    const t = this.t;
     const layout = layoutOf(d);
     const u = this.u;
-    if (atZeroPoint(d, y)) return observeAtZero(d, this.r, u, t, layout, xSeconds);
+    if (atZeroPoint(d, y)) return observeAtZero(d, this.r, u, layout, xSeconds);
     // every usable model's one-step forecast, made once before learning y (written out: no
     // dispatch on the model per point)
     d[ONE_STEP + CA_ILR] = caIlrUsable(d) ? caIlrPredict(d, 1) : Number.NaN;
@@ -166,7 +159,7 @@ export class SeriesEnsemble implements LineHost {
     // the value window first: the stable line's points are its (time, value) points, and the line
     // writes this point's time in the times' ring (series-memory.ts)
     d[EVICTED] = madUpdate(d, u, layout, y);
-    caIlrUpdate(d, t, y, xSeconds);
+    caIlrUpdate(d, u, y, xSeconds);
     ariUpdate(d, y);
     hwUpdate(d, this.r, layout, y);
     ewmaUpdate(d, y);
@@ -181,7 +174,6 @@ export class SeriesEnsemble implements LineHost {
     this.d = d;
     this.r = floatView(d);
     this.u = positionsView(d);
-    this.t = timesView(d);
   }
 
   /**
@@ -211,11 +203,11 @@ export class SeriesEnsemble implements LineHost {
     let sum = 0;
     for (let i = 0; i < ARI_DIFF_RING; i += 8) sum += d[i] as number;
     // the line's scalars may straddle two cache lines: both ends
-    sum += (d[STABLE_LINE] as number) + (d[STABLE_LINE + LINE_POINTS - 1] as number) + (d[lineNextPointAt(d, STABLE_LINE, STABLE_POINTS, this.t)] as number);
+    sum += (d[STABLE_LINE] as number) + (d[STABLE_LINE + LINE_POINTS - 1] as number) + (d[lineNextPointAt(d, STABLE_LINE, STABLE_POINTS, this.u)] as number);
     // the next value, and its time's slot (beside it in the WIDE stage)
     const next = sortedNextRingAt(d, VALUE_META, layout.valueRing, VALUE_POINTS, layout.valueStride);
     sum += d[next] as number;
-    if (this.t.length !== 0) sum += this.t[next - layout.valueRing] as number;
+    if (layout.times >= 0) sum += this.u[layout.times + 2 * (next - layout.valueRing)] as number;
     // at the zero fixed point a next +0 reads none of the rest (zero-point.ts)
     if (zeroPointReached(d)) return sum;
     // the middle rank's position, then the value it names
@@ -330,7 +322,7 @@ export class SeriesEnsemble implements LineHost {
     const total = d[POINTS] as number;
     const points: [number, number][] = [];
     for (let k = 0; k < n; k += 1) {
-      points.push([ringTime(d, this.t, layout, (total - n + k) % VALUE_POINTS), sortedAt(d, VALUE_META, layout.valueRing, VALUE_POINTS, k, layout.valueStride)]);
+      points.push([ringTime(d, this.u, (total - n + k) % VALUE_POINTS), sortedAt(d, VALUE_META, layout.valueRing, VALUE_POINTS, k, layout.valueStride)]);
     }
     return { points };
   }
@@ -348,13 +340,13 @@ export class SeriesEnsemble implements LineHost {
  * the EWMA level stays +0; the stable line (its sample times move), the value window (its times),
  * the counters and the reweighing are updated as observe does.
  */
-function observeAtZero(d: Float64Array, r: Float32Array, u: Uint16Array, t: Int32Array, layout: StageLayout, xSeconds: number): number {
+function observeAtZero(d: Float64Array, r: Float32Array, u: Uint16Array, layout: StageLayout, xSeconds: number): number {
   const points = (d[POINTS] as number) | 0;
   const prediction = combineOneStep(d);
   errorPushZeros(d, ERROR_STATS, r, layout.errorRing, MODEL_COUNT);
   // the value window before the stable line, as in observe
   d[EVICTED] = madUpdate(d, u, layout, 0);
-  caIlrUpdate(d, t, 0, xSeconds);
+  caIlrUpdate(d, u, 0, xSeconds);
   ariUpdateAtZero(d);
   hwUpdateAtZero(d);
   // the same closing bookkeeping as observe, written out: as a shared helper it made the in-cache

@@ -16,8 +16,8 @@
  * 2.2 KB.
  *
  * The value window's ring of 300 values has a ring of the points' sample times beside it, as
- * 32-bit integers (an Int32 view of that region, timesView) relative to a base the stable line
- * keeps (time = base + offset): the stable line's 240 points are the last 240 of those 300 (time,
+ * 32-bit integers (each two halves in the memory's Uint16 view, positionsView: a third view would
+ * cost more V8 heap than 8 bytes) relative to a base the stable line keeps (time = base + offset): the stable line's 240 points are the last 240 of those 300 (time,
  * value) points, so the line reads them there (line-slots.ts lineSplitPoints) instead of keeping a
  * copy (3.8 KB per series), and the times take 1 200 bytes instead of 2 400 as doubles. A time the
  * base plus a 32-bit integer cannot give back bit for bit moves the base to it when every stored
@@ -29,7 +29,7 @@
  * window's sorted order is kept as 16-bit positions in its ring (sorted-slots.ts), not as a sorted
  * copy of the values (600 bytes instead of 2 400).
  */
-import { LINE_SPLIT_REGION, NO_TIMES, lineRebase, lineRegion, lineSharePoints, lineSplitPoints, lineTimeFits, lineXBase } from '../regression/line-slots.js';
+import { LINE_SPLIT_REGION, lineSharePoints, lineRebase, lineRegion, lineRingX, lineSplitPoints, lineTimeFits } from '../regression/line-slots.js';
 import { SORTED_META, sortedCount } from './sorted-slots.js';
 import { errorStats } from './error-slots.js';
 
@@ -99,8 +99,9 @@ export interface StageLayout {
   /** the value window's sorted positions (sorted-slots.ts), an element of the memory's Uint16 view (positionsView) */
   readonly valueSorted: number;
   /**
-   * the sample times of the last 300 points, as offsets from the stable line's base: time k at
-   * element times + k of the memory's Int32 view (timesView); -1 in the WIDE stage
+   * the sample times of the last 300 points, as 32-bit offsets from the stable line's base: time
+   * k's low half at element times + 2k of the memory's Uint16 view (positionsView), its high half
+   * after it; -1 in the WIDE stage
    */
   readonly times: number;
   /**
@@ -136,9 +137,10 @@ function stageLayout(room: number, wide: boolean): StageLayout {
   // interleaved, time first (the stable line's (x, y) pairs), the times' region then empty
   const recentX = wide ? take(2 * points) : -1;
   const valueRing = wide ? recentX + 1 : take(points);
-  // 32-bit offsets: two per Float64 (an empty region in the WIDE stage, so that regions match by index)
+  // 32-bit offsets: two per Float64, each two 16-bit halves (an empty region in the WIDE stage, so
+  // that regions match by index)
   const timesRegion = take(wide ? 0 : Math.ceil(points / 2));
-  const times = wide ? -1 : 2 * timesRegion;
+  const times = wide ? -1 : 4 * timesRegion;
   // 16-bit positions in the ring (sorted-slots.ts): four per Float64
   const valueSorted = 4 * take(Math.ceil(Math.min(VALUE_POINTS, room) / 4));
   // single precision (models.ts hwUpdate), like the residual rings
@@ -177,7 +179,7 @@ export function newSeriesMemory(stage = 0): Float64Array {
 /** the stable line reads its points in the stage's value and time rings (which wrap at VALUE_POINTS once full) */
 function shareStablePoints(d: Float64Array, layout: StageLayout): void {
   if (layout.valueStride === 2) lineSharePoints(d, STABLE_LINE, layout.recentX, VALUE_POINTS);
-  else lineSplitPoints(d, STABLE_LINE, layout.valueRing, VALUE_POINTS);
+  else lineSplitPoints(d, STABLE_LINE, layout.valueRing, layout.times, VALUE_POINTS);
 }
 
 /** the memory seen as floats (the season's and the residual rings' elements: StageLayout.season, errorRing, residuals) */
@@ -190,35 +192,26 @@ export function positionsView(d: Float64Array): Uint16Array {
   return new Uint16Array(d.buffer, d.byteOffset, d.length * 4);
 }
 
+/** the sample time at slot k of the value window's ring (`u`: positionsView) */
+export function ringTime(d: Float64Array, u: Uint16Array, k: number): number {
+  return lineRingX(d, STABLE_LINE, u, k);
+}
+
 /**
- * the memory's ring of sample times as 32-bit offsets (StageLayout.times, its room of slots; the
- * stable line's `t`, line-slots.ts); empty (NO_TIMES) in the WIDE stage, whose times are doubles
+ * Whether time x can be stored next as it is (`u`: positionsView): always in the WIDE stage; else
+ * when it is the stable line's base plus a 32-bit integer, or after moving the base to x, which
+ * rewrites the stored times' offsets (lineRebase). False: the memory must be widened first.
  */
-export function timesView(d: Float64Array): Int32Array {
-  const layout = layoutOf(d);
-  return layout.valueStride === 2 ? NO_TIMES : new Int32Array(d.buffer, d.byteOffset + 4 * layout.times, Math.min(VALUE_POINTS, layout.room));
-}
-
-/** the sample time at slot k of the value window's ring (`t`: timesView) */
-export function ringTime(d: Float64Array, t: Int32Array, layout: StageLayout, k: number): number {
-  return layout.valueStride === 2 ? (d[layout.recentX + 2 * k] as number) : lineXBase(d, STABLE_LINE) + (t[k] as number);
+export function timeFits(d: Float64Array, u: Uint16Array, x: number): boolean {
+  return (d[STAGE] as number) === WIDE || lineTimeFits(d, STABLE_LINE, x) || lineRebase(d, STABLE_LINE, u, sortedCount(d, VALUE_META), x);
 }
 
 /**
- * Whether time x can be stored next as it is (`t`: timesView): always in the WIDE stage; else when
- * it is the stable line's base plus a 32-bit integer, or after moving the base to x, which rewrites
- * the stored times' offsets (lineRebase). False: the memory must be widened first.
- */
-export function timeFits(d: Float64Array, t: Int32Array, x: number): boolean {
-  return t.length === 0 || lineTimeFits(d, STABLE_LINE, x) || lineRebase(d, STABLE_LINE, t, sortedCount(d, VALUE_META), x);
-}
-
-/**
- * The memory moved to the WIDE stage (`t`: timesView): every region copied to its place there, the
+ * The memory moved to the WIDE stage (`u`: positionsView): every region copied to its place there, the
  * times as doubles before their values, the sorted positions doubled (a value every other
  * element). Outputs continue bit for bit: the same values, times and order.
  */
-export function widenSeriesMemory(d: Float64Array, t: Int32Array): Float64Array {
+export function widenSeriesMemory(d: Float64Array, u: Uint16Array): Float64Array {
   const from = layoutOf(d);
   const to = LAYOUTS[WIDE] as StageLayout;
   const next = new Float64Array(to.size);
@@ -228,14 +221,14 @@ export function widenSeriesMemory(d: Float64Array, t: Int32Array): Float64Array 
     if (r === 1 || r === 2) continue;
     next.set(d.subarray(start, start + length), (to.regions[r] as readonly [number, number])[0]);
   }
-  const slots = t.length;
+  const slots = Math.min(VALUE_POINTS, from.room);
   for (let k = 0; k < slots; k += 1) {
-    next[to.recentX + 2 * k] = ringTime(d, t, from, k);
+    next[to.recentX + 2 * k] = ringTime(d, u, k);
     next[to.valueRing + 2 * k] = d[from.valueRing + k] as number;
   }
-  const u = positionsView(next);
+  const p = positionsView(next);
   const n = sortedCount(d, VALUE_META);
-  for (let k = 0; k < n; k += 1) u[to.valueSorted + k] = 2 * (u[to.valueSorted + k] as number);
+  for (let k = 0; k < n; k += 1) p[to.valueSorted + k] = 2 * (p[to.valueSorted + k] as number);
   next[STAGE] = WIDE;
   shareStablePoints(next, to);
   return next;

@@ -17,11 +17,13 @@
  * before pushing the line (the line's oldest point is not the one the longer ring evicts).
  *
  * Or the owner keeps the two apart (lineSplitPoints): the ys in a ring of doubles, one per slot,
- * and the xs as 32-bit integers in a ring of their own (`t`, a view of it), each relative to a base
- * the line region holds (X_BASE, a tenth scalar): x = base + t[slot], 12 bytes a point instead of
- * 16. The owner keeps every stored x so (lineTimeFits, lineRebase) before it pushes. Every function
- * that reads or writes points takes that view (`t`; NO_TIMES, empty, for the other kinds: an empty
- * `t` means (x, y) pairs, and a line with points of its own ignores `t`).
+ * and the xs as 32-bit integers in a ring of their own, each relative to a base the line region
+ * holds (two more scalars: X_BASE and where the xs are): x = base + offset, 12 bytes a point instead
+ * of 16. An offset is two 16-bit halves, low first, of the memory's Uint16 view (`t`), which its
+ * owner keeps anyway: a 32-bit view would be one more object per memory (about 115 bytes of V8
+ * heap). The owner keeps every stored x so (lineTimeFits, lineRebase) before it pushes. Every
+ * function that reads or writes points takes that view (`t`; NO_TIMES for the other kinds, which
+ * never read it).
  *
  * A region of zeros is an empty line with its points after its scalars. Callers pass finite x and
  * y only.
@@ -35,16 +37,18 @@ const CXY = 5;
 const UPDATES = 6;
 /** where the points start, relative to `at` (0: at LINE_POINTS, right after the scalars) */
 const POINTS_AT = 7;
-/** the ring's size in points (0: the line's capacity) */
+/** the ring's size in points (0: the line's capacity; negative: split points, lineSplitPoints) */
 const RING = 8;
 /** where the points start in a line's region (unless shared: lineSharePoints) */
 export const LINE_POINTS = 9;
-/** split points (lineSplitPoints): what every stored x is relative to (x = base + t[slot]) */
+/** split points (lineSplitPoints): what every stored x is relative to (x = base + offset) */
 const X_BASE = 9;
+/** split points: the Uint16 element of the first x's offset */
+const TIMES_AT = 10;
 /** a line region's size with split points (its points in the owner's rings) */
-export const LINE_SPLIT_REGION = 10;
+export const LINE_SPLIT_REGION = 11;
 /** the `t` of a line whose points are not split: (x, y) pairs (it reads none) */
-export const NO_TIMES = new Int32Array(0);
+export const NO_TIMES = new Uint16Array(0);
 /** a line region's size for room for `points` points */
 export const lineRegion = (points: number): number => LINE_POINTS + 2 * points;
 
@@ -69,14 +73,17 @@ export function lineSharePoints(d: Float64Array, at: number, pointsAt: number, r
 
 /**
  * The line reads and writes its points in two rings of the owner, both of `ring` slots: the ys at
- * `ysAt` (one double a slot, in `d`) and the xs in a 32-bit integer ring the caller passes as `t`
- * to every function that reads or writes points (a view of that ring, not of the whole memory:
- * slot i's x is t[i]), as offsets from the base at the region's X_BASE (0 at first; lineRebase
- * moves it). The region needs LINE_SPLIT_REGION elements. As for lineSharePoints, ring >= capacity,
- * and while the line fills those rings fill with it.
+ * `ysAt` (one double a slot, in `d`) and the xs at `timesAt`, an element of the memory's Uint16
+ * view (`t` of every function that reads or writes points; two elements a slot), as 32-bit offsets
+ * from the base at the region's X_BASE (0 at first; lineRebase moves it). The region needs
+ * LINE_SPLIT_REGION elements; timesAt > 0. As for lineSharePoints, ring >= capacity, and while the
+ * line fills those rings fill with it.
  */
-export function lineSplitPoints(d: Float64Array, at: number, ysAt: number, ring: number): void {
-  lineSharePoints(d, at, ysAt, ring);
+export function lineSplitPoints(d: Float64Array, at: number, ysAt: number, timesAt: number, ring: number): void {
+  d[at + POINTS_AT] = ysAt - at;
+  // a negative ring size marks split points (ringSize reads its magnitude)
+  d[at + RING] = -ring;
+  d[at + TIMES_AT] = timesAt;
 }
 
 /** a split line's x base: every stored x is this plus a 32-bit integer */
@@ -100,30 +107,46 @@ export function lineTimeFits(d: Float64Array, at: number, x: number): boolean {
  * x; false, and nothing changed, when some x is not base + a 32-bit integer from there. `x` itself
  * fits the new base unless it is -0.
  */
-export function lineRebase(d: Float64Array, at: number, t: Int32Array, slots: number, x: number): boolean {
+export function lineRebase(d: Float64Array, at: number, t: Uint16Array, slots: number, x: number): boolean {
   const base = d[at + X_BASE] as number;
+  const times = splitOf(d, at);
   if (!Object.is(x + 0, x)) return false;
   for (let i = 0; i < slots; i += 1) {
-    const old = base + (t[i] as number);
+    const old = base + offsetAt(t, times, i);
     const o = old - x;
     if ((o | 0) !== o || !Object.is(x + (o | 0), old)) return false;
   }
-  for (let i = 0; i < slots; i += 1) t[i] = base + (t[i] as number) - x;
+  for (let i = 0; i < slots; i += 1) setOffset(t, times, i, base + offsetAt(t, times, i) - x);
   d[at + X_BASE] = x;
   return true;
 }
 
-/**
- * Whether the line's points are split: nonzero (t's length) when the points are the owner's and
- * `t` is not empty; 0, (x, y) pairs, for a line with points of its own whatever `t` is
- */
-function splitOf(d: Float64Array, at: number, t: Int32Array): number {
-  return ((d[at + POINTS_AT] as number) | 0) === 0 ? 0 : t.length;
+/** where a split line's offsets are (a Uint16 element); 0 for (x, y) pairs, own or shared */
+function splitOf(d: Float64Array, at: number): number {
+  return ((d[at + RING] as number) | 0) < 0 ? (d[at + TIMES_AT] as number) | 0 : 0;
+}
+
+/** slot i's 32-bit offset, from its two 16-bit halves (low first) at `times` + 2i */
+function offsetAt(t: Uint16Array, times: number, i: number): number {
+  const e = times + 2 * i;
+  return (t[e] as number) | ((t[e + 1] as number) << 16);
+}
+
+/** writes slot i's offset `o` (an int32) as its two halves */
+function setOffset(t: Uint16Array, times: number, i: number, o: number): void {
+  const e = times + 2 * i;
+  t[e] = o & 0xffff;
+  t[e + 1] = o >>> 16;
+}
+
+/** the x at slot i of the line's ring (the owner's: the times' reader of a series, series-memory.ts ringTime) */
+export function lineRingX(d: Float64Array, at: number, t: Uint16Array, i: number): number {
+  return xAt(d, t, at, splitOf(d, at), pointsBase(d, at), i);
 }
 
 /** the x of ring slot i (`times`: splitOf, 0 for (x, y) pairs) */
-function xAt(d: Float64Array, t: Int32Array, at: number, times: number, base: number, i: number): number {
-  return times === 0 ? (d[base + 2 * i] as number) : (d[at + X_BASE] as number) + (t[i] as number);
+function xAt(d: Float64Array, t: Uint16Array, at: number, times: number, base: number, i: number): number {
+  return times === 0 ? (d[base + 2 * i] as number) : (d[at + X_BASE] as number) + offsetAt(t, times, i);
 }
 
 /** the element of ring slot i's y (`times`: splitOf, 0 for (x, y) pairs) */
@@ -140,7 +163,7 @@ function pointsBase(d: Float64Array, at: number): number {
 
 function ringSize(d: Float64Array, at: number, capacity: number): number {
   const r = (d[at + RING] as number) | 0;
-  return r === 0 ? capacity : r;
+  return r === 0 ? capacity : r < 0 ? -r : r;
 }
 
 /** ring index of the k-th oldest point */
@@ -155,14 +178,14 @@ function slot(d: Float64Array, at: number, capacity: number, k: number): number 
  * the slot after the newest point, or the oldest point's once the line is full (that point is read
  * first, then replaced).
  */
-export function lineNextPointAt(d: Float64Array, at: number, capacity: number, t: Int32Array): number {
+export function lineNextPointAt(d: Float64Array, at: number, capacity: number, t: Uint16Array): number {
   const n = (d[at + N] as number) | 0;
   const i = n === capacity ? (d[at + HEAD] as number) | 0 : slot(d, at, capacity, n);
-  return splitOf(d, at, t) === 0 ? pointsBase(d, at) + 2 * i : pointsBase(d, at) + i;
+  return splitOf(d, at) === 0 ? pointsBase(d, at) + 2 * i : pointsBase(d, at) + i;
 }
 
-/** `t`: the memory's Int32 view when the points are split (lineSplitPoints; x must fit: lineTimeFits), else any */
-export function linePush(d: Float64Array, at: number, capacity: number, x: number, y: number, t: Int32Array): void {
+/** `t`: the memory's Uint16 view when the points are split (lineSplitPoints; x must fit: lineTimeFits), else NO_TIMES */
+export function linePush(d: Float64Array, at: number, capacity: number, x: number, y: number, t: Uint16Array): void {
   let n = (d[at + N] as number) | 0;
   if (n === capacity) {
     lineRemoveOldest(d, t, at, capacity);
@@ -170,12 +193,12 @@ export function linePush(d: Float64Array, at: number, capacity: number, x: numbe
   }
   const i = slot(d, at, capacity, n);
   const base = pointsBase(d, at);
-  const times = splitOf(d, at, t);
+  const times = splitOf(d, at);
   if (times === 0) {
     d[base + 2 * i] = x;
     d[base + 2 * i + 1] = y;
   } else {
-    t[i] = x - (d[at + X_BASE] as number);
+    setOffset(t, times, i, x - (d[at + X_BASE] as number));
     d[base + i] = y;
   }
   n += 1;
@@ -193,10 +216,10 @@ export function linePush(d: Float64Array, at: number, capacity: number, x: numbe
   if (updates % RECOMPUTE_EVERY === 0) lineRecompute(d, t, at, capacity);
 }
 
-function lineRemoveOldest(d: Float64Array, t: Int32Array, at: number, capacity: number): void {
+function lineRemoveOldest(d: Float64Array, t: Uint16Array, at: number, capacity: number): void {
   const head = (d[at + HEAD] as number) | 0;
   const base = pointsBase(d, at);
-  const times = splitOf(d, at, t);
+  const times = splitOf(d, at);
   const x = xAt(d, t, at, times, base, head);
   const y = d[yAt(times, base, head)] as number;
   d[at + HEAD] = head + 1 === ringSize(d, at, capacity) ? 0 : head + 1;
@@ -222,10 +245,10 @@ function lineRemoveOldest(d: Float64Array, t: Int32Array, at: number, capacity: 
 }
 
 /** exact two-pass recomputation of the means and co-moments from the stored points */
-function lineRecompute(d: Float64Array, t: Int32Array, at: number, capacity: number): void {
+function lineRecompute(d: Float64Array, t: Uint16Array, at: number, capacity: number): void {
   const n = d[at + N] as number;
   const base = pointsBase(d, at);
-  const times = splitOf(d, at, t);
+  const times = splitOf(d, at);
   let sx = 0;
   let sy = 0;
   for (let k = 0; k < n; k += 1) {
@@ -253,7 +276,7 @@ function lineRecompute(d: Float64Array, t: Int32Array, at: number, capacity: num
  * The standard error of the line's slope from its own residuals: sqrt(SSE / (n − 2) / Σ(x − x̄)²);
  * +Infinity with fewer than 3 points or no spread in x (no slope can be told from noise).
  */
-export function lineSlopeStdError(d: Float64Array, at: number, capacity: number, t: Int32Array): number {
+export function lineSlopeStdError(d: Float64Array, at: number, capacity: number, t: Uint16Array): number {
   const n = (d[at + N] as number) | 0;
   const vx = d[at + VX] as number;
   if (n < 3 || !(vx > 0)) return Number.POSITIVE_INFINITY;
@@ -262,7 +285,7 @@ export function lineSlopeStdError(d: Float64Array, at: number, capacity: number,
   const b = (d[at + CXY] as number) / vx;
   // the points oldest first, the ring position advanced in place (slot() per point, without its reads)
   const base = pointsBase(d, at);
-  const times = splitOf(d, at, t);
+  const times = splitOf(d, at);
   const ring = ringSize(d, at, capacity);
   let i = (d[at + HEAD] as number) | 0;
   let sse = 0;
@@ -295,18 +318,18 @@ export function linePredict(d: Float64Array, at: number, x: number): number {
   return lineSlope(d, at) * x + lineIntercept(d, at);
 }
 
-export function lineFirstX(d: Float64Array, at: number, t: Int32Array): number {
-  return (d[at + N] as number) === 0 ? 0 : xAt(d, t, at, splitOf(d, at, t), pointsBase(d, at), (d[at + HEAD] as number) | 0);
+export function lineFirstX(d: Float64Array, at: number, t: Uint16Array): number {
+  return (d[at + N] as number) === 0 ? 0 : xAt(d, t, at, splitOf(d, at), pointsBase(d, at), (d[at + HEAD] as number) | 0);
 }
 
-export function lineLastX(d: Float64Array, at: number, capacity: number, t: Int32Array): number {
+export function lineLastX(d: Float64Array, at: number, capacity: number, t: Uint16Array): number {
   const n = d[at + N] as number;
-  return n === 0 ? 0 : xAt(d, t, at, splitOf(d, at, t), pointsBase(d, at), slot(d, at, capacity, n - 1));
+  return n === 0 ? 0 : xAt(d, t, at, splitOf(d, at), pointsBase(d, at), slot(d, at, capacity, n - 1));
 }
 
-export function lineLastY(d: Float64Array, at: number, capacity: number, t: Int32Array): number {
+export function lineLastY(d: Float64Array, at: number, capacity: number, t: Uint16Array): number {
   const n = d[at + N] as number;
-  return n === 0 ? 0 : (d[yAt(splitOf(d, at, t), pointsBase(d, at), slot(d, at, capacity, n - 1))] as number);
+  return n === 0 ? 0 : (d[yAt(splitOf(d, at), pointsBase(d, at), slot(d, at, capacity, n - 1))] as number);
 }
 
 export function lineMeanY(d: Float64Array, at: number): number {
@@ -314,12 +337,12 @@ export function lineMeanY(d: Float64Array, at: number): number {
 }
 
 /** the points oldest first, and the running moments */
-export function linePoints(d: Float64Array, at: number, capacity: number, t: Int32Array): { xs: number[]; ys: number[]; moments: LineMoments } {
+export function linePoints(d: Float64Array, at: number, capacity: number, t: Uint16Array): { xs: number[]; ys: number[]; moments: LineMoments } {
   const xs: number[] = [];
   const ys: number[] = [];
   const n = d[at + N] as number;
   const base = pointsBase(d, at);
-  const times = splitOf(d, at, t);
+  const times = splitOf(d, at);
   for (let k = 0; k < n; k += 1) {
     const i = slot(d, at, capacity, k);
     xs.push(xAt(d, t, at, times, base, i));
@@ -332,10 +355,10 @@ export function linePoints(d: Float64Array, at: number, capacity: number, t: Int
  * Copies the points oldest first into `xs` and `ys` from index 0 (each with room for the line's
  * count, at most `capacity`); returns how many: linePoints without building arrays.
  */
-export function lineCopyPoints(d: Float64Array, at: number, capacity: number, xs: Float64Array, ys: Float64Array, t: Int32Array): number {
+export function lineCopyPoints(d: Float64Array, at: number, capacity: number, xs: Float64Array, ys: Float64Array, t: Uint16Array): number {
   const n = (d[at + N] as number) | 0;
   const base = pointsBase(d, at);
-  const times = splitOf(d, at, t);
+  const times = splitOf(d, at);
   const ring = ringSize(d, at, capacity);
   let i = (d[at + HEAD] as number) | 0;
   for (let k = 0; k < n; k += 1) {
@@ -347,11 +370,11 @@ export function lineCopyPoints(d: Float64Array, at: number, capacity: number, xs
 }
 
 /** whether the line holds exactly these points, oldest first */
-export function lineHolds(d: Float64Array, at: number, capacity: number, xs: readonly unknown[], ys: readonly unknown[], t: Int32Array): boolean {
+export function lineHolds(d: Float64Array, at: number, capacity: number, xs: readonly unknown[], ys: readonly unknown[], t: Uint16Array): boolean {
   const n = d[at + N] as number;
   if (xs.length !== n || ys.length !== n) return false;
   const base = pointsBase(d, at);
-  const times = splitOf(d, at, t);
+  const times = splitOf(d, at);
   for (let k = 0; k < n; k += 1) {
     const i = slot(d, at, capacity, k);
     if (xs[k] !== xAt(d, t, at, times, base, i) || ys[k] !== d[yAt(times, base, i)]) return false;

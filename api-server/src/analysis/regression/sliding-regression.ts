@@ -63,16 +63,16 @@ export interface RegressionLine {
 /** a line's memory and where the line starts in it (the memory may be replaced as it grows) */
 export interface LineHost {
   readonly memory: Float64Array;
-  /** the memory's Int32 view (replaced with it): a split line's xs (line-slots.ts lineSplitPoints) */
-  readonly times: Int32Array;
+  /** the memory's Uint16 view (replaced with it): where a split line's xs are (line-slots.ts lineSplitPoints) */
+  readonly positions: Uint16Array;
 }
 
 abstract class LineReader implements RegressionLine {
   abstract readonly capacity: number;
   protected abstract get d(): Float64Array;
   protected abstract get at(): number;
-  /** the memory's Int32 view, where split points keep their xs (line-slots.ts) */
-  protected abstract get t(): Int32Array;
+  /** the memory's Uint16 view, where split points keep their xs (line-slots.ts) */
+  protected abstract get t(): Uint16Array;
 
   get count(): number {
     return lineCount(this.d, this.at);
@@ -137,7 +137,7 @@ export class SlidingRegression extends LineReader {
   protected get at(): number {
     return 0;
   }
-  protected get t(): Int32Array {
+  protected get t(): Uint16Array {
     return NO_TIMES;
   }
 
@@ -181,8 +181,8 @@ export class LineView extends LineReader {
   protected get at(): number {
     return this.offset;
   }
-  protected get t(): Int32Array {
-    return this.host.times;
+  protected get t(): Uint16Array {
+    return this.host.positions;
   }
 }
 
