@@ -21,7 +21,7 @@ describe('prefetch: the next element of each window is where the next push write
         const d = new Float64Array(3 + lineRegion(capacity));
         const at = 3;
         for (const [x, y] of points) {
-          const next = lineNextPointAt(d, at, capacity, NO_TIMES);
+          const next = lineNextPointAt(d, at, capacity);
           linePush(d, at, capacity, x, y, NO_TIMES);
           expect(d[next]).to.equal(x);
           expect(d[next + 1]).to.equal(y);

@@ -117,7 +117,7 @@ export function touchDetectorLines(ensemble: SeriesEnsemble): number {
   const d = ensemble.memory;
   const layout = layoutOf(d);
   // the line's scalars may straddle two cache lines: both ends
-  const sum = (d[BURST_LINE] as number) + (d[BURST_LINE + LINE_POINTS - 1] as number) + (d[lineNextPointAt(d, BURST_LINE, BURST_POINTS, NO_TIMES)] as number);
+  const sum = (d[BURST_LINE] as number) + (d[BURST_LINE + LINE_POINTS - 1] as number) + (d[lineNextPointAt(d, BURST_LINE, BURST_POINTS)] as number);
   // the residual ring exists from the 256-point stage on; after 200 residuals of +0 a next +0 does not read it
   return layout.room >= 256 && (d[RES_ZERO_RUN] as number) < RESIDUAL_POINTS ? sum + (ensemble.floats[layout.residuals + (((d[RES_COUNT] as number) | 0) % RESIDUAL_POINTS)] as number) : sum;
 }

@@ -203,7 +203,7 @@ export class SeriesEnsemble implements LineHost {
     let sum = 0;
     for (let i = 0; i < ARI_DIFF_RING; i += 8) sum += d[i] as number;
     // the line's scalars may straddle two cache lines: both ends
-    sum += (d[STABLE_LINE] as number) + (d[STABLE_LINE + LINE_POINTS - 1] as number) + (d[lineNextPointAt(d, STABLE_LINE, STABLE_POINTS, this.u)] as number);
+    sum += (d[STABLE_LINE] as number) + (d[STABLE_LINE + LINE_POINTS - 1] as number) + (d[lineNextPointAt(d, STABLE_LINE, STABLE_POINTS)] as number);
     // the next value, and its time's slot (beside it in the WIDE stage)
     const next = sortedNextRingAt(d, VALUE_META, layout.valueRing, VALUE_POINTS, layout.valueStride);
     sum += d[next] as number;

@@ -10,20 +10,21 @@
  * `capacity` points.
  *
  * A line may instead read its points from a longer ring of (x, y) pairs the owner keeps anyway
- * (lineSharePoints): a series' stable line is the last 240 of the 300 (time, value) pairs of its
- * value window, so it holds no copy of them. The line then writes each pushed point where that
- * ring's next pair goes (the same x and y the owner writes there) and its ring positions wrap at
- * the longer ring's size; the owner must push both in step, and update the ring it evicts from
- * before pushing the line (the line's oldest point is not the one the longer ring evicts).
+ * (lineSharePoints): a series' stable line in the WIDE stage (series-memory.ts) is the last 240
+ * of the 300 (time, value) pairs of its value window, so it holds no copy of them. The line then
+ * writes each pushed point where that ring's next pair goes (the same x and y the owner writes
+ * there) and its ring positions wrap at the longer ring's size; the owner must push both in step,
+ * and update the ring it evicts from before pushing the line (the line's oldest point is not the
+ * one the longer ring evicts).
  *
- * Or the owner keeps the two apart (lineSplitPoints): the ys in a ring of doubles, one per slot,
- * and the xs as 32-bit integers in a ring of their own, each relative to a base the line region
- * holds (two more scalars: X_BASE and where the xs are): x = base + offset, 12 bytes a point instead
- * of 16. An offset is two 16-bit halves, low first, of the memory's Uint16 view (`t`), which its
- * owner keeps anyway: a 32-bit view would be one more object per memory (about 115 bytes of V8
- * heap). The owner keeps every stored x so (lineTimeFits, lineRebase) before it pushes. Every
- * function that reads or writes points takes that view (`t`; NO_TIMES for the other kinds, which
- * never read it).
+ * Or the owner keeps the two apart (lineSplitPoints; a series' stable line in its other stages),
+ * with the same rules: the ys in a ring of doubles, one per slot, and the xs as 32-bit integers in
+ * a ring of their own, each relative to a base the line region holds (two more scalars: X_BASE
+ * and where the xs are): x = base + offset, 12 bytes a point instead of 16. An offset is two
+ * 16-bit halves, low first, of the memory's Uint16 view (`t`), which its owner keeps anyway: a
+ * 32-bit view would be one more object per memory (about 115 bytes of V8 heap). The owner keeps
+ * every stored x so (lineTimeFits, lineRebase) before it pushes. Every function that reads or
+ * writes points takes that view (`t`; NO_TIMES for the other kinds, which never read it).
  *
  * A region of zeros is an empty line with its points after its scalars. Callers pass finite x and
  * y only.
@@ -178,7 +179,7 @@ function slot(d: Float64Array, at: number, capacity: number, k: number): number 
  * the slot after the newest point, or the oldest point's once the line is full (that point is read
  * first, then replaced).
  */
-export function lineNextPointAt(d: Float64Array, at: number, capacity: number, t: Uint16Array): number {
+export function lineNextPointAt(d: Float64Array, at: number, capacity: number): number {
   const n = (d[at + N] as number) | 0;
   const i = n === capacity ? (d[at + HEAD] as number) | 0 : slot(d, at, capacity, n);
   return splitOf(d, at) === 0 ? pointsBase(d, at) + 2 * i : pointsBase(d, at) + i;
@@ -327,7 +328,7 @@ export function lineLastX(d: Float64Array, at: number, capacity: number, t: Uint
   return n === 0 ? 0 : xAt(d, t, at, splitOf(d, at), pointsBase(d, at), slot(d, at, capacity, n - 1));
 }
 
-export function lineLastY(d: Float64Array, at: number, capacity: number, t: Uint16Array): number {
+export function lineLastY(d: Float64Array, at: number, capacity: number): number {
   const n = d[at + N] as number;
   return n === 0 ? 0 : (d[yAt(splitOf(d, at), pointsBase(d, at), slot(d, at, capacity, n - 1))] as number);
 }
