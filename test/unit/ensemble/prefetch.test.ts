@@ -4,7 +4,7 @@ import { ERROR_BLOCK, ERROR_FIELDS, errorBlocksSize, errorNextAt, errorPush, err
 import { ariNewestAt, ariUpdate, hwSeasonNextAt, hwUpdate } from '../../../api-server/src/analysis/ensemble/models.js';
 import { ARI_LAST, STAGES, floatView, newSeriesMemory } from '../../../api-server/src/analysis/ensemble/series-memory.js';
 import { SORTED_META, sortedAt, sortedMiddleAt, sortedNextRingAt, sortedPush } from '../../../api-server/src/analysis/ensemble/sorted-slots.js';
-import { lineNextPointAt, linePush, lineRegion } from '../../../api-server/src/analysis/regression/line-slots.js';
+import { NO_TIMES, lineNextPointAt, linePush, lineRegion } from '../../../api-server/src/analysis/regression/line-slots.js';
 import { SeriesSet } from '../../../api-server/src/analysis/series/series-set.js';
 import { AnalysisCoreImpl } from '../../../api-server/src/analysis/analysis-core.js';
 import type { WorkloadAnalyzer } from '../../../api-server/src/analysis/workload-analyzer.js';
@@ -22,7 +22,7 @@ describe('prefetch: the next element of each window is where the next push write
         const at = 3;
         for (const [x, y] of points) {
           const next = lineNextPointAt(d, at, capacity);
-          linePush(d, at, capacity, x, y);
+          linePush(d, at, capacity, x, y, NO_TIMES);
           expect(d[next]).to.equal(x);
           expect(d[next + 1]).to.equal(y);
         }

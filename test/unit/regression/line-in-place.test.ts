@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { lineCopyPoints, linePoints, linePush, lineRegion, lineSharePoints, lineSlopeStdError } from '../../../api-server/src/analysis/regression/line-slots.js';
+import { NO_TIMES, lineCopyPoints, linePoints, linePush, lineRegion, lineSharePoints, lineSlopeStdError } from '../../../api-server/src/analysis/regression/line-slots.js';
 
 /** the slope's standard error written from the saved points: sqrt(SSE / (n − 2) / Σ(x − x̄)²) with the line's running moments */
 function referenceStdError(d: Float64Array, capacity: number): number {
-  const { xs, ys, moments } = linePoints(d, 0, capacity);
+  const { xs, ys, moments } = linePoints(d, 0, capacity, NO_TIMES);
   const n = xs.length;
   const [mx, my, vx, cxy] = moments;
   if (n < 3 || !(vx > 0)) return Number.POSITIVE_INFINITY;
@@ -35,13 +35,13 @@ describe('a sliding line read in place (lineCopyPoints, lineSlopeStdError)', () 
           ys.forEach((y, i) => {
             const x = 1_700_000_000 + 15 * i;
             if (shareRing) d[ringAt + 2 * (i % ring) + 1] = y;
-            linePush(d, 0, capacity, x, y);
-            const saved = linePoints(d, 0, capacity);
-            const n = lineCopyPoints(d, 0, capacity, xs, yc);
+            linePush(d, 0, capacity, x, y, NO_TIMES);
+            const saved = linePoints(d, 0, capacity, NO_TIMES);
+            const n = lineCopyPoints(d, 0, capacity, xs, yc, NO_TIMES);
             expect(n).to.equal(saved.xs.length);
             expect(Array.from(xs.subarray(0, n))).to.deep.equal(saved.xs);
             expect(Array.from(yc.subarray(0, n))).to.deep.equal(saved.ys);
-            expect(Object.is(lineSlopeStdError(d, 0, capacity), referenceStdError(d, capacity))).to.equal(true, `at ${i}`);
+            expect(Object.is(lineSlopeStdError(d, 0, capacity, NO_TIMES), referenceStdError(d, capacity))).to.equal(true, `at ${i}`);
           });
         },
       ),

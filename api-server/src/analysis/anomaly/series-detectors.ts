@@ -43,7 +43,7 @@ import {
 } from '../ensemble/series-memory.js';
 import { sortedCount, sortedMedian, sortedMedianAbsDeviation, sortedZeroDeviation } from '../ensemble/sorted-slots.js';
 import { atZeroPoint } from '../ensemble/zero-point.js';
-import { LINE_POINTS, lineCount, lineFirstX, lineLastX, lineMeanY, lineNextPointAt, linePredict, linePush, lineSlope, lineSlopeStdError } from '../regression/line-slots.js';
+import { LINE_POINTS, NO_TIMES, lineCount, lineFirstX, lineLastX, lineMeanY, lineNextPointAt, linePredict, linePush, lineSlope, lineSlopeStdError } from '../regression/line-slots.js';
 import { LineView, slopeRatio, type RegressionLine } from '../regression/sliding-regression.js';
 import { allocateNovelty, noveltyExpertScores, noveltyFromJSON, noveltyToJSON, observeNovelty, releaseNovelty, type NoveltyExperts } from './novelty-score.js';
 
@@ -112,7 +112,7 @@ export function burstLineOf(ensemble: SeriesEnsemble): RegressionLine {
 export function seriesMetricRatio(ensemble: SeriesEnsemble, noiseGate: number): number | null {
   const d = ensemble.memory;
   if (lineCount(d, BURST_LINE) !== BURST_POINTS) return null;
-  return slopeRatio(lineSlope(d, BURST_LINE), lineLastX(d, BURST_LINE, BURST_POINTS) - lineFirstX(d, BURST_LINE), lineSlope(d, STABLE_LINE), noiseGate);
+  return slopeRatio(lineSlope(d, BURST_LINE), lineLastX(d, BURST_LINE, BURST_POINTS, NO_TIMES) - lineFirstX(d, BURST_LINE, NO_TIMES), lineSlope(d, STABLE_LINE), noiseGate);
 }
 
 /**
@@ -131,7 +131,7 @@ export function touchDetectorLines(ensemble: SeriesEnsemble): number {
 /** the slope of the series' burst line */
 /** the burst line's slope standard error (decision/slope-significance.ts), +Infinity under 3 points */
 export function seriesBurstSlopeStdError(ensemble: SeriesEnsemble): number {
-  return lineSlopeStdError(ensemble.memory, BURST_LINE, BURST_POINTS);
+  return lineSlopeStdError(ensemble.memory, BURST_LINE, BURST_POINTS, NO_TIMES);
 }
 
 /** whether the burst window is full (metricR needs 20 points) */
@@ -147,7 +147,7 @@ export function seriesBurstMean(ensemble: SeriesEnsemble): number {
 /** the burst line's time span (last x − first x), 0 when empty */
 export function seriesBurstSpan(ensemble: SeriesEnsemble): number {
   const d = ensemble.memory;
-  return lineCount(d, BURST_LINE) === 0 ? 0 : lineLastX(d, BURST_LINE, BURST_POINTS) - lineFirstX(d, BURST_LINE);
+  return lineCount(d, BURST_LINE) === 0 ? 0 : lineLastX(d, BURST_LINE, BURST_POINTS, NO_TIMES) - lineFirstX(d, BURST_LINE, NO_TIMES);
 }
 
 export function seriesBurstSlope(ensemble: SeriesEnsemble): number {
@@ -331,10 +331,10 @@ export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xS
   }
 
   // ca_ilr: metricR of the series (burst 20 here, stable 240 = the ensemble's line)
-  linePush(d, BURST_LINE, BURST_POINTS, xSeconds, y);
+  linePush(d, BURST_LINE, BURST_POINTS, xSeconds, y, NO_TIMES);
   const r = seriesMetricRatio(base, NOISE_GATE);
   if (r !== null) scores[CA_ILR] = r;
-  if (r !== null && r > THRESHOLD && Math.abs(lineSlope(d, BURST_LINE)) > BURST_SLOPE_T * lineSlopeStdError(d, BURST_LINE, BURST_POINTS)) {
+  if (r !== null && r > THRESHOLD && Math.abs(lineSlope(d, BURST_LINE)) > BURST_SLOPE_T * lineSlopeStdError(d, BURST_LINE, BURST_POINTS, NO_TIMES)) {
     (firings ??= []).push({ method: 'ca_ilr', value: r, expected: linePredict(d, STABLE_LINE, xSeconds), score: r });
   }
 

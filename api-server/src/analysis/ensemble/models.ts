@@ -26,16 +26,16 @@ import {
   STABLE_POINTS,
   VALUE_META,
   VALUE_POINTS,
-  VALUE_STRIDE,
   type StageLayout,
 } from './series-memory.js';
 
 export const STEP_SECONDS = 15;
 
 // ca_ilr: the stable-window regression line (240 points), usable after 3 points.
-export function caIlrUpdate(d: Float64Array, y: number, x: number): void {
+/** `u`: the memory's Uint16 view, where the times are (series-memory.ts), x fitting them (timeFits) */
+export function caIlrUpdate(d: Float64Array, u: Uint16Array, y: number, x: number): void {
   d[CA_ILR_X] = x;
-  linePush(d, STABLE_LINE, STABLE_POINTS, x, y);
+  linePush(d, STABLE_LINE, STABLE_POINTS, x, y, u);
 }
 export function caIlrUsable(d: Float64Array): boolean {
   return lineCount(d, STABLE_LINE) >= 3;
@@ -260,7 +260,7 @@ export function hwPredict(d: Float64Array, f: Float32Array, layout: StageLayout,
 // mad: the median of the last 300 values (the value window), flat; usable after 10 values.
 /** returns the value that left the window (NaN when none did) */
 export function madUpdate(d: Float64Array, u: Uint16Array, layout: StageLayout, y: number): number {
-  return sortedPush(d, VALUE_META, layout.valueRing, u, layout.valueSorted, VALUE_POINTS, y, VALUE_STRIDE);
+  return sortedPush(d, VALUE_META, layout.valueRing, u, layout.valueSorted, VALUE_POINTS, y, layout.valueStride);
 }
 export function madUsable(d: Float64Array): boolean {
   return sortedCount(d, VALUE_META) >= 10;

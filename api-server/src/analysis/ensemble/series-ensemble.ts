@@ -62,7 +62,6 @@ import {
   STABLE_POINTS,
   VALUE_META,
   VALUE_POINTS,
-  VALUE_STRIDE,
   WEIGHTS,
   ZERO_RUN,
   floatView,
@@ -71,6 +70,9 @@ import {
   layoutOf,
   needsGrowth,
   newSeriesMemory,
+  ringTime,
+  timeFits,
+  widenSeriesMemory,
   type StageLayout,
 } from './series-memory.js';
 
@@ -109,7 +111,7 @@ export class SeriesEnsemble implements LineHost {
   /** the same memory as 16-bit integers: the value window's sorted positions (sorted-slots.ts) */
   private u: Uint16Array;
 
-  /** `stage`: the memory stage to start at (series-memory.ts STAGES; 0, the smallest, by default) */
+  /** `stage`: the memory stage to start at (series-memory.ts STAGES, or WIDE; 0, the smallest, by default) */
   constructor(stage = 0) {
     this.d = newSeriesMemory(stage);
     this.r = floatView(this.d);
@@ -126,7 +128,10 @@ export class SeriesEnsemble implements LineHost {
     return this.r;
   }
 
-  /** the series' memory as 16-bit integers (replaced with it): where the value window's sorted positions are */
+  /**
+   * the series' memory as 16-bit integers (replaced with it): where the value window's sorted
+   * positions are, and its sample times (32-bit offsets, two halves each: series-memory.ts)
+   */
   get positions(): Uint16Array {
     return this.u;
   }
@@ -134,11 +139,9 @@ export class SeriesEnsemble implements LineHost {
   /** Returns the one-step ensemble prediction made before seeing `y` (null if none), then learns `y`. */
   observe(y: number, xSeconds: number): number | null {
     if (!Number.isFinite(y) || !Number.isFinite(xSeconds)) return null;
-    if (needsGrowth(this.d)) {
-      this.d = growSeriesMemory(this.d);
-      this.r = floatView(this.d);
-      this.u = positionsView(this.d);
-    }
+    if (needsGrowth(this.d)) this.replaceMemory(growSeriesMemory(this.d));
+    // a time the 32-bit offsets cannot hold (series-memory.ts): the times become doubles
+    if (!timeFits(this.d, this.u, xSeconds)) this.replaceMemory(widenSeriesMemory(this.d, this.u));
     const d = this.d;
     const layout = layoutOf(d);
     const u = this.u;
@@ -158,10 +161,10 @@ export class SeriesEnsemble implements LineHost {
       for (let m = 0; m < MODEL_COUNT; m += 1) residuals[m] = y - (d[ONE_STEP + m] as number);
       errorPush(d, ERROR_STATS, layout.errorBlocks, MODEL_COUNT, residuals);
     }
-    // the value window first: the stable line's points are its (time, value) pairs, and the line
-    // writes this point's time beside the value (series-memory.ts)
+    // the value window first: the stable line's points are its (time, value) points, and the line
+    // writes this point's time in the times' ring (series-memory.ts)
     d[EVICTED] = madUpdate(d, u, layout, y);
-    caIlrUpdate(d, y, xSeconds);
+    caIlrUpdate(d, u, y, xSeconds);
     ariUpdate(d, y);
     hwUpdate(d, this.r, layout, y);
     ewmaUpdate(d, y);
@@ -170,6 +173,12 @@ export class SeriesEnsemble implements LineHost {
     if ((points + 1) % 4 === 0) reweigh(d, layout.errorBlocks);
     countZeroRun(d, this.r, layout, y);
     return prediction;
+  }
+
+  private replaceMemory(d: Float64Array): void {
+    this.d = d;
+    this.r = floatView(d);
+    this.u = positionsView(d);
   }
 
   /**
@@ -200,8 +209,10 @@ export class SeriesEnsemble implements LineHost {
     for (let i = 0; i < ARI_DIFF_RING; i += 8) sum += d[i] as number;
     // the line's scalars may straddle two cache lines: both ends
     sum += (d[STABLE_LINE] as number) + (d[STABLE_LINE + LINE_POINTS - 1] as number) + (d[lineNextPointAt(d, STABLE_LINE, STABLE_POINTS)] as number);
-    // the next time is beside the next value (series-memory.ts): one line
-    sum += d[sortedNextRingAt(d, VALUE_META, layout.valueRing, VALUE_POINTS, VALUE_STRIDE)] as number;
+    // the next value, and its time's slot (beside it in the WIDE stage)
+    const next = sortedNextRingAt(d, VALUE_META, layout.valueRing, VALUE_POINTS, layout.valueStride);
+    sum += d[next] as number;
+    if (layout.times >= 0) sum += this.u[layout.times + 2 * (next - layout.valueRing)] as number;
     // the residual block the next point writes (its counts at the zero fixed point): 160 bytes, up to three lines
     const block = errorNextAt(d, ERROR_STATS, layout.errorBlocks, MODEL_COUNT);
     const blockEnd = block + MODEL_COUNT * ERROR_FIELDS - 1;
@@ -318,7 +329,7 @@ export class SeriesEnsemble implements LineHost {
     };
   }
 
-  /** the last 300 points: times from recentX (written by the stable line), values from the value window (the same points) */
+  /** the last 300 points: times from the times' ring (written by the stable line), values from the value window (the same points) */
   toJSON(): EnsembleState {
     const d = this.d;
     const layout = layoutOf(d);
@@ -326,7 +337,7 @@ export class SeriesEnsemble implements LineHost {
     const total = d[POINTS] as number;
     const points: [number, number][] = [];
     for (let k = 0; k < n; k += 1) {
-      points.push([d[layout.recentX + ((total - n + k) % VALUE_POINTS) * VALUE_STRIDE] as number, sortedAt(d, VALUE_META, layout.valueRing, VALUE_POINTS, k, VALUE_STRIDE)]);
+      points.push([ringTime(d, this.u, (total - n + k) % VALUE_POINTS), sortedAt(d, VALUE_META, layout.valueRing, VALUE_POINTS, k, layout.valueStride)]);
     }
     return { points };
   }
@@ -350,7 +361,7 @@ function observeAtZero(d: Float64Array, u: Uint16Array, layout: StageLayout, xSe
   errorPushZeros(d, ERROR_STATS, layout.errorBlocks, MODEL_COUNT);
   // the value window before the stable line, as in observe
   d[EVICTED] = madUpdate(d, u, layout, 0);
-  caIlrUpdate(d, 0, xSeconds);
+  caIlrUpdate(d, u, 0, xSeconds);
   ariUpdateAtZero(d);
   hwUpdateAtZero(d);
   // the same closing bookkeeping as observe, written out: as a shared helper it made the in-cache

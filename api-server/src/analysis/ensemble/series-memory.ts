@@ -15,14 +15,22 @@
  * and 300 points left 51 KB of freed arrays per series behind a 25.5 KB one, two stages leave
  * 2.2 KB.
  *
- * The value window's ring holds each point's sample time beside its value, (time, value) pairs:
- * the stable line's 240 points are the last 240 of those 300 pairs, so the line reads them there
- * (line-slots.ts lineSharePoints) instead of keeping a copy (3.8 KB per series). The window's sorted
- * order is kept as 16-bit positions in that ring (sorted-slots.ts), not as a sorted copy of the
- * values (600 bytes instead of 2 400).
+ * The value window's ring of 300 values has a ring of the points' sample times beside it, as
+ * 32-bit integers (each two halves in the memory's Uint16 view, positionsView: a third view would
+ * cost more V8 heap than 8 bytes) relative to a base the stable line keeps (time = base + offset): the stable line's 240 points are the last 240 of those 300 (time,
+ * value) points, so the line reads them there (line-slots.ts lineSplitPoints) instead of keeping a
+ * copy (3.8 KB per series), and the times take 1 200 bytes instead of 2 400 as doubles. A time the
+ * base plus a 32-bit integer cannot give back bit for bit moves the base to it when every stored
+ * time allows (lineRebase: a first time of 2^31 or more, a far jump after a long life); otherwise
+ * (a fractional time, -0, a window spanning 2^31 or more) the series moves to the WIDE stage for
+ * good: its times as doubles before its values, (time, value) pairs, the layout before the
+ * offsets, 1 200 bytes more (widenSeriesMemory). The service's times (seconds since a workload's
+ * first step, whole multiples of its step of 15 s) fit while a workload lives under 68 years. The
+ * window's sorted order is kept as 16-bit positions in its ring (sorted-slots.ts), not as a sorted
+ * copy of the values (600 bytes instead of 2 400).
  */
-import { LINE_POINTS, lineRegion, lineSharePoints } from '../regression/line-slots.js';
-import { SORTED_META } from './sorted-slots.js';
+import { LINE_SPLIT_REGION, lineSharePoints, lineRebase, lineRegion, lineRingX, lineSplitPoints, lineTimeFits } from '../regression/line-slots.js';
+import { SORTED_META, sortedCount } from './sorted-slots.js';
 import { errorBlocksSize, errorStats } from './error-slots.js';
 
 export const MODEL_COUNT = 5;
@@ -31,8 +39,6 @@ export const STABLE_POINTS = 240;
 export const BURST_POINTS = 20;
 /** the value window (mad model, zscore, mad) and the replayed points */
 export const VALUE_POINTS = 300;
-/** elements between a value ring's slots: each value's sample time sits beside it */
-export const VALUE_STRIDE = 2;
 export const SEASON = 240;
 export const ARI_DIFFS = 64;
 export const RESIDUAL_POINTS = 200;
@@ -76,9 +82,9 @@ export const ERROR_STATS = RES_ZERO_RUN + 1;
 export const ARI_DIFF_RING = ERROR_STATS + errorStats(MODEL_COUNT);
 export const ARI_PHI = ARI_DIFF_RING + ARI_DIFFS;
 export const BURST_LINE = ARI_PHI + 3;
-/** the stable line: its scalars here, its points in the value window's ring (time, value pairs) */
+/** the stable line: its scalars here (the times' base among them), its points in the value window's and the times' rings */
 export const STABLE_LINE = BURST_LINE + lineRegion(BURST_POINTS);
-const GROWING = STABLE_LINE + LINE_POINTS;
+const GROWING = STABLE_LINE + LINE_SPLIT_REGION;
 
 const STAGE_ROOMS = [16, 300] as const;
 
@@ -86,13 +92,21 @@ const STAGE_ROOMS = [16, 300] as const;
 export interface StageLayout {
   /** points the stage has room for */
   readonly room: number;
-  /** the value window's ring, interleaved with the sample times: value k at valueRing + 2k */
+  /** the value window's ring: value k at valueRing + valueStride * k */
   readonly valueRing: number;
+  /** 1; 2 in the WIDE stage, where each value's time is before it */
+  readonly valueStride: number;
   /** the value window's sorted positions (sorted-slots.ts), an element of the memory's Uint16 view (positionsView) */
   readonly valueSorted: number;
   /**
-   * the sample times of the last 300 points, at recentX + 2k (valueRing - 1: each before its
-   * value, so that the ring is (x, y) pairs the stable line reads as its points)
+   * the sample times of the last 300 points, as 32-bit offsets from the stable line's base: time
+   * k's low half at element times + 2k of the memory's Uint16 view (positionsView), its high half
+   * after it; -1 in the WIDE stage
+   */
+  readonly times: number;
+  /**
+   * WIDE stage only (else -1): the times as doubles, time k at recentX + 2k (valueRing - 1: each
+   * before its value, so that the ring is (x, y) pairs the stable line reads as its points)
    */
   readonly recentX: number;
   /** Holt-Winters' season, an element of the memory's Float32 view (floatView) */
@@ -109,7 +123,7 @@ export interface StageLayout {
   readonly regions: readonly (readonly [number, number])[];
 }
 
-function stageLayout(room: number): StageLayout {
+function stageLayout(room: number, wide: boolean): StageLayout {
   const regions: [number, number][] = [[0, GROWING]];
   let at = GROWING;
   const take = (length: number): number => {
@@ -118,10 +132,15 @@ function stageLayout(room: number): StageLayout {
     at += length;
     return start;
   };
-  // the value ring and the sample times advance together (one slot per point): interleaved, so
-  // that a point's value and time share a cache line, time first (the stable line's (x, y) pairs)
-  const recentX = take(2 * Math.min(VALUE_POINTS, room));
-  const valueRing = recentX + 1;
+  const points = Math.min(VALUE_POINTS, room);
+  // the value ring and the sample times advance together (one slot per point); in the WIDE stage
+  // interleaved, time first (the stable line's (x, y) pairs), the times' region then empty
+  const recentX = wide ? take(2 * points) : -1;
+  const valueRing = wide ? recentX + 1 : take(points);
+  // 32-bit offsets: two per Float64, each two 16-bit halves (an empty region in the WIDE stage, so
+  // that regions match by index)
+  const timesRegion = take(wide ? 0 : Math.ceil(points / 2));
+  const times = wide ? -1 : 4 * timesRegion;
   // 16-bit positions in the ring (sorted-slots.ts): four per Float64
   const valueSorted = 4 * take(Math.ceil(Math.min(VALUE_POINTS, room) / 4));
   // single precision (models.ts hwUpdate), like the residual ring
@@ -129,32 +148,38 @@ function stageLayout(room: number): StageLayout {
   // the sufficient statistics of the residuals' blocks, not the residuals (error-slots.ts)
   const errorBlocks = take(errorBlocksSize(MODEL_COUNT, room));
   const residuals = 2 * take(room >= 256 ? RESIDUAL_POINTS / 2 : 0);
-  return Object.freeze({ room, valueRing, valueSorted, recentX, season, errorBlocks, residuals, size: at, regions: Object.freeze(regions) });
+  const valueStride = wide ? 2 : 1;
+  return Object.freeze({ room, valueRing, valueStride, valueSorted, times, recentX, season, errorBlocks, residuals, size: at, regions: Object.freeze(regions) });
 }
 
-export const STAGES: readonly StageLayout[] = Object.freeze(STAGE_ROOMS.map(stageLayout));
+/** the stages a series grows through */
+export const STAGES: readonly StageLayout[] = Object.freeze(STAGE_ROOMS.map((room) => stageLayout(room, false)));
 const LAST_STAGE = STAGES.length - 1;
+/** the stage of a series whose times do not all fit 32-bit offsets (widenSeriesMemory): all the room, times as doubles */
+export const WIDE = STAGES.length;
+const LAYOUTS: readonly StageLayout[] = Object.freeze([...STAGES, stageLayout(VALUE_POINTS, true)]);
 
 /** the layout of the memory's current stage */
 export function layoutOf(d: Float64Array): StageLayout {
-  return STAGES[(d[STAGE] as number) | 0] as StageLayout;
+  return LAYOUTS[(d[STAGE] as number) | 0] as StageLayout;
 }
 
-/** a fresh series' memory, at the first stage unless told (tests start at the last) */
+/** a fresh series' memory, at the first stage unless told (tests start at the last, or WIDE) */
 export function newSeriesMemory(stage = 0): Float64Array {
-  const d = new Float64Array((STAGES[stage] as StageLayout).size);
+  const d = new Float64Array((LAYOUTS[stage] as StageLayout).size);
   d[STAGE] = stage;
   d[WEIGHTS] = 1;
   d[EWMA_LEVEL] = Number.NaN;
   d[ARI_LAST] = Number.NaN;
   d[EVICTED] = Number.NaN;
-  shareStablePoints(d, STAGES[stage] as StageLayout);
+  shareStablePoints(d, LAYOUTS[stage] as StageLayout);
   return d;
 }
 
-/** the stable line reads its points in the stage's value ring (which wraps at VALUE_POINTS once full) */
+/** the stable line reads its points in the stage's value and time rings (which wrap at VALUE_POINTS once full) */
 function shareStablePoints(d: Float64Array, layout: StageLayout): void {
-  lineSharePoints(d, STABLE_LINE, layout.recentX, VALUE_POINTS);
+  if (layout.valueStride === 2) lineSharePoints(d, STABLE_LINE, layout.recentX, VALUE_POINTS);
+  else lineSplitPoints(d, STABLE_LINE, layout.valueRing, layout.times, VALUE_POINTS);
 }
 
 /** the memory seen as floats (the season's and the residual ring's elements: StageLayout.season, residuals) */
@@ -165,6 +190,48 @@ export function floatView(d: Float64Array): Float32Array {
 /** the memory seen as 16-bit integers (the value window's sorted positions: StageLayout.valueSorted) */
 export function positionsView(d: Float64Array): Uint16Array {
   return new Uint16Array(d.buffer, d.byteOffset, d.length * 4);
+}
+
+/** the sample time at slot k of the value window's ring (`u`: positionsView) */
+export function ringTime(d: Float64Array, u: Uint16Array, k: number): number {
+  return lineRingX(d, STABLE_LINE, u, k);
+}
+
+/**
+ * Whether time x can be stored next as it is (`u`: positionsView): always in the WIDE stage; else
+ * when it is the stable line's base plus a 32-bit integer, or after moving the base to x, which
+ * rewrites the stored times' offsets (lineRebase). False: the memory must be widened first.
+ */
+export function timeFits(d: Float64Array, u: Uint16Array, x: number): boolean {
+  return (d[STAGE] as number) === WIDE || lineTimeFits(d, STABLE_LINE, x) || lineRebase(d, STABLE_LINE, u, sortedCount(d, VALUE_META), x);
+}
+
+/**
+ * The memory moved to the WIDE stage (`u`: positionsView): every region copied to its place there, the
+ * times as doubles before their values, the sorted positions doubled (a value every other
+ * element). Outputs continue bit for bit: the same values, times and order.
+ */
+export function widenSeriesMemory(d: Float64Array, u: Uint16Array): Float64Array {
+  const from = layoutOf(d);
+  const to = LAYOUTS[WIDE] as StageLayout;
+  const next = new Float64Array(to.size);
+  for (let r = 0; r < from.regions.length; r += 1) {
+    const [start, length] = from.regions[r] as readonly [number, number];
+    // the value ring and the times' are regions 1 and 2 (stageLayout), rewritten below
+    if (r === 1 || r === 2) continue;
+    next.set(d.subarray(start, start + length), (to.regions[r] as readonly [number, number])[0]);
+  }
+  const slots = Math.min(VALUE_POINTS, from.room);
+  for (let k = 0; k < slots; k += 1) {
+    next[to.recentX + 2 * k] = ringTime(d, u, k);
+    next[to.valueRing + 2 * k] = d[from.valueRing + k] as number;
+  }
+  const p = positionsView(next);
+  const n = sortedCount(d, VALUE_META);
+  for (let k = 0; k < n; k += 1) p[to.valueSorted + k] = 2 * (p[to.valueSorted + k] as number);
+  next[STAGE] = WIDE;
+  shareStablePoints(next, to);
+  return next;
 }
 
 /** true when the next point needs the next stage's room */

@@ -33,7 +33,7 @@ export function seriesTrend(name: string, ensemble: SeriesEnsemble | undefined, 
   // the stable line's points, copied once into the shared scratch (no arrays per call)
   const xs = TREND_XS;
   const ys = TREND_YS;
-  const n = lineCopyPoints(d, STABLE_LINE, STABLE_POINTS, xs, ys);
+  const n = lineCopyPoints(d, STABLE_LINE, STABLE_POINTS, xs, ys, ensemble.positions);
   if (n < 2) return null;
   const last = n - 1;
   let at = 0;

@@ -10,11 +10,21 @@
  * `capacity` points.
  *
  * A line may instead read its points from a longer ring of (x, y) pairs the owner keeps anyway
- * (lineSharePoints): a series' stable line is the last 240 of the 300 (time, value) pairs of its
- * value window, so it holds no copy of them. The line then writes each pushed point where that
- * ring's next pair goes (the same x and y the owner writes there) and its ring positions wrap at
- * the longer ring's size; the owner must push both in step, and update the ring it evicts from
- * before pushing the line (the line's oldest point is not the one the longer ring evicts).
+ * (lineSharePoints): a series' stable line in the WIDE stage (series-memory.ts) is the last 240
+ * of the 300 (time, value) pairs of its value window, so it holds no copy of them. The line then
+ * writes each pushed point where that ring's next pair goes (the same x and y the owner writes
+ * there) and its ring positions wrap at the longer ring's size; the owner must push both in step,
+ * and update the ring it evicts from before pushing the line (the line's oldest point is not the
+ * one the longer ring evicts).
+ *
+ * Or the owner keeps the two apart (lineSplitPoints; a series' stable line in its other stages),
+ * with the same rules: the ys in a ring of doubles, one per slot, and the xs as 32-bit integers in
+ * a ring of their own, each relative to a base the line region holds (two more scalars: X_BASE
+ * and where the xs are): x = base + offset, 12 bytes a point instead of 16. An offset is two
+ * 16-bit halves, low first, of the memory's Uint16 view (`t`), which its owner keeps anyway: a
+ * 32-bit view would be one more object per memory (about 115 bytes of V8 heap). The owner keeps
+ * every stored x so (lineTimeFits, lineRebase) before it pushes. Every function that reads or
+ * writes points takes that view (`t`; NO_TIMES for the other kinds, which never read it).
  *
  * A region of zeros is an empty line with its points after its scalars. Callers pass finite x and
  * y only.
@@ -28,10 +38,18 @@ const CXY = 5;
 const UPDATES = 6;
 /** where the points start, relative to `at` (0: at LINE_POINTS, right after the scalars) */
 const POINTS_AT = 7;
-/** the ring's size in points (0: the line's capacity) */
+/** the ring's size in points (0: the line's capacity; negative: split points, lineSplitPoints) */
 const RING = 8;
 /** where the points start in a line's region (unless shared: lineSharePoints) */
 export const LINE_POINTS = 9;
+/** split points (lineSplitPoints): what every stored x is relative to (x = base + offset) */
+const X_BASE = 9;
+/** split points: the Uint16 element of the first x's offset */
+const TIMES_AT = 10;
+/** a line region's size with split points (its points in the owner's rings) */
+export const LINE_SPLIT_REGION = 11;
+/** the `t` of a line whose points are not split: (x, y) pairs (it reads none) */
+export const NO_TIMES = new Uint16Array(0);
 /** a line region's size for room for `points` points */
 export const lineRegion = (points: number): number => LINE_POINTS + 2 * points;
 
@@ -54,6 +72,89 @@ export function lineSharePoints(d: Float64Array, at: number, pointsAt: number, r
   d[at + RING] = ring;
 }
 
+/**
+ * The line reads and writes its points in two rings of the owner, both of `ring` slots: the ys at
+ * `ysAt` (one double a slot, in `d`) and the xs at `timesAt`, an element of the memory's Uint16
+ * view (`t` of every function that reads or writes points; two elements a slot), as 32-bit offsets
+ * from the base at the region's X_BASE (0 at first; lineRebase moves it). The region needs
+ * LINE_SPLIT_REGION elements; timesAt > 0. As for lineSharePoints, ring >= capacity, and while the
+ * line fills those rings fill with it.
+ */
+export function lineSplitPoints(d: Float64Array, at: number, ysAt: number, timesAt: number, ring: number): void {
+  d[at + POINTS_AT] = ysAt - at;
+  // a negative ring size marks split points (ringSize reads its magnitude)
+  d[at + RING] = -ring;
+  d[at + TIMES_AT] = timesAt;
+}
+
+/** a split line's x base: every stored x is this plus a 32-bit integer */
+export function lineXBase(d: Float64Array, at: number): number {
+  return d[at + X_BASE] as number;
+}
+
+/**
+ * Whether a split line can store x exactly: x minus the base is a 32-bit integer and the base plus
+ * it gives x back, bit for bit (Object.is: -0 is not +0 + 0)
+ */
+export function lineTimeFits(d: Float64Array, at: number, x: number): boolean {
+  const base = d[at + X_BASE] as number;
+  const o = x - base;
+  return (o | 0) === o && Object.is(base + (o | 0), x);
+}
+
+/**
+ * Moves a split line's base to `x` (true), rewriting the offsets of ring slots [0, slots) (every
+ * slot the owner's rings hold a point in, the line's among them) so that each reads back the same
+ * x; false, and nothing changed, when some x is not base + a 32-bit integer from there. `x` itself
+ * fits the new base unless it is -0.
+ */
+export function lineRebase(d: Float64Array, at: number, t: Uint16Array, slots: number, x: number): boolean {
+  const base = d[at + X_BASE] as number;
+  const times = splitOf(d, at);
+  if (!Object.is(x + 0, x)) return false;
+  for (let i = 0; i < slots; i += 1) {
+    const old = base + offsetAt(t, times, i);
+    const o = old - x;
+    if ((o | 0) !== o || !Object.is(x + (o | 0), old)) return false;
+  }
+  for (let i = 0; i < slots; i += 1) setOffset(t, times, i, base + offsetAt(t, times, i) - x);
+  d[at + X_BASE] = x;
+  return true;
+}
+
+/** where a split line's offsets are (a Uint16 element); 0 for (x, y) pairs, own or shared */
+function splitOf(d: Float64Array, at: number): number {
+  return ((d[at + RING] as number) | 0) < 0 ? (d[at + TIMES_AT] as number) | 0 : 0;
+}
+
+/** slot i's 32-bit offset, from its two 16-bit halves (low first) at `times` + 2i */
+function offsetAt(t: Uint16Array, times: number, i: number): number {
+  const e = times + 2 * i;
+  return (t[e] as number) | ((t[e + 1] as number) << 16);
+}
+
+/** writes slot i's offset `o` (an int32) as its two halves */
+function setOffset(t: Uint16Array, times: number, i: number, o: number): void {
+  const e = times + 2 * i;
+  t[e] = o & 0xffff;
+  t[e + 1] = o >>> 16;
+}
+
+/** the x at slot i of the line's ring (the owner's: the times' reader of a series, series-memory.ts ringTime) */
+export function lineRingX(d: Float64Array, at: number, t: Uint16Array, i: number): number {
+  return xAt(d, t, at, splitOf(d, at), pointsBase(d, at), i);
+}
+
+/** the x of ring slot i (`times`: splitOf, 0 for (x, y) pairs) */
+function xAt(d: Float64Array, t: Uint16Array, at: number, times: number, base: number, i: number): number {
+  return times === 0 ? (d[base + 2 * i] as number) : (d[at + X_BASE] as number) + offsetAt(t, times, i);
+}
+
+/** the element of ring slot i's y (`times`: splitOf, 0 for (x, y) pairs) */
+function yAt(times: number, base: number, i: number): number {
+  return times === 0 ? base + 2 * i + 1 : base + i;
+}
+
 /** the element of the ring's first point */
 function pointsBase(d: Float64Array, at: number): number {
   // integers held in Float64 memory: `| 0` keeps the arithmetic in int32
@@ -63,7 +164,7 @@ function pointsBase(d: Float64Array, at: number): number {
 
 function ringSize(d: Float64Array, at: number, capacity: number): number {
   const r = (d[at + RING] as number) | 0;
-  return r === 0 ? capacity : r;
+  return r === 0 ? capacity : r < 0 ? -r : r;
 }
 
 /** ring index of the k-th oldest point */
@@ -74,23 +175,33 @@ function slot(d: Float64Array, at: number, capacity: number, k: number): number 
 }
 
 /**
- * The element where the next push writes its x (its y follows): the slot after the newest point,
- * or the oldest point's once the line is full (that point is read first, then replaced).
+ * The element where the next push writes its x (its y follows; of split points, the y's element):
+ * the slot after the newest point, or the oldest point's once the line is full (that point is read
+ * first, then replaced).
  */
 export function lineNextPointAt(d: Float64Array, at: number, capacity: number): number {
   const n = (d[at + N] as number) | 0;
-  return pointsBase(d, at) + 2 * (n === capacity ? (d[at + HEAD] as number) | 0 : slot(d, at, capacity, n));
+  const i = n === capacity ? (d[at + HEAD] as number) | 0 : slot(d, at, capacity, n);
+  return splitOf(d, at) === 0 ? pointsBase(d, at) + 2 * i : pointsBase(d, at) + i;
 }
 
-export function linePush(d: Float64Array, at: number, capacity: number, x: number, y: number): void {
+/** `t`: the memory's Uint16 view when the points are split (lineSplitPoints; x must fit: lineTimeFits), else NO_TIMES */
+export function linePush(d: Float64Array, at: number, capacity: number, x: number, y: number, t: Uint16Array): void {
   let n = (d[at + N] as number) | 0;
   if (n === capacity) {
-    lineRemoveOldest(d, at, capacity);
+    lineRemoveOldest(d, t, at, capacity);
     n -= 1;
   }
-  const p = pointsBase(d, at) + 2 * slot(d, at, capacity, n);
-  d[p] = x;
-  d[p + 1] = y;
+  const i = slot(d, at, capacity, n);
+  const base = pointsBase(d, at);
+  const times = splitOf(d, at);
+  if (times === 0) {
+    d[base + 2 * i] = x;
+    d[base + 2 * i + 1] = y;
+  } else {
+    setOffset(t, times, i, x - (d[at + X_BASE] as number));
+    d[base + i] = y;
+  }
   n += 1;
   d[at + N] = n;
   const mx = d[at + MX] as number;
@@ -103,14 +214,15 @@ export function linePush(d: Float64Array, at: number, capacity: number, x: numbe
   d[at + VX] = (d[at + VX] as number) + dx * (x - mxNew);
   const updates = ((d[at + UPDATES] as number) | 0) + 1;
   d[at + UPDATES] = updates;
-  if (updates % RECOMPUTE_EVERY === 0) lineRecompute(d, at, capacity);
+  if (updates % RECOMPUTE_EVERY === 0) lineRecompute(d, t, at, capacity);
 }
 
-function lineRemoveOldest(d: Float64Array, at: number, capacity: number): void {
+function lineRemoveOldest(d: Float64Array, t: Uint16Array, at: number, capacity: number): void {
   const head = (d[at + HEAD] as number) | 0;
-  const p = pointsBase(d, at) + 2 * head;
-  const x = d[p] as number;
-  const y = d[p + 1] as number;
+  const base = pointsBase(d, at);
+  const times = splitOf(d, at);
+  const x = xAt(d, t, at, times, base, head);
+  const y = d[yAt(times, base, head)] as number;
   d[at + HEAD] = head + 1 === ringSize(d, at, capacity) ? 0 : head + 1;
   const n = d[at + N] as number;
   if (n === 1) {
@@ -134,24 +246,26 @@ function lineRemoveOldest(d: Float64Array, at: number, capacity: number): void {
 }
 
 /** exact two-pass recomputation of the means and co-moments from the stored points */
-function lineRecompute(d: Float64Array, at: number, capacity: number): void {
+function lineRecompute(d: Float64Array, t: Uint16Array, at: number, capacity: number): void {
   const n = d[at + N] as number;
+  const base = pointsBase(d, at);
+  const times = splitOf(d, at);
   let sx = 0;
   let sy = 0;
   for (let k = 0; k < n; k += 1) {
-    const p = pointsBase(d, at) + 2 * slot(d, at, capacity, k);
-    sx += d[p] as number;
-    sy += d[p + 1] as number;
+    const i = slot(d, at, capacity, k);
+    sx += xAt(d, t, at, times, base, i);
+    sy += d[yAt(times, base, i)] as number;
   }
   const mx = sx / n;
   const my = sy / n;
   let vx = 0;
   let cxy = 0;
   for (let k = 0; k < n; k += 1) {
-    const p = pointsBase(d, at) + 2 * slot(d, at, capacity, k);
-    const dx = (d[p] as number) - mx;
+    const i = slot(d, at, capacity, k);
+    const dx = xAt(d, t, at, times, base, i) - mx;
     vx += dx * dx;
-    cxy += dx * ((d[p + 1] as number) - my);
+    cxy += dx * ((d[yAt(times, base, i)] as number) - my);
   }
   d[at + MX] = mx;
   d[at + MY] = my;
@@ -163,7 +277,7 @@ function lineRecompute(d: Float64Array, at: number, capacity: number): void {
  * The standard error of the line's slope from its own residuals: sqrt(SSE / (n − 2) / Σ(x − x̄)²);
  * +Infinity with fewer than 3 points or no spread in x (no slope can be told from noise).
  */
-export function lineSlopeStdError(d: Float64Array, at: number, capacity: number): number {
+export function lineSlopeStdError(d: Float64Array, at: number, capacity: number, t: Uint16Array): number {
   const n = (d[at + N] as number) | 0;
   const vx = d[at + VX] as number;
   if (n < 3 || !(vx > 0)) return Number.POSITIVE_INFINITY;
@@ -172,12 +286,12 @@ export function lineSlopeStdError(d: Float64Array, at: number, capacity: number)
   const b = (d[at + CXY] as number) / vx;
   // the points oldest first, the ring position advanced in place (slot() per point, without its reads)
   const base = pointsBase(d, at);
+  const times = splitOf(d, at);
   const ring = ringSize(d, at, capacity);
   let i = (d[at + HEAD] as number) | 0;
   let sse = 0;
   for (let k = 0; k < n; k += 1) {
-    const p = base + 2 * i;
-    const r = (d[p + 1] as number) - my - b * ((d[p] as number) - mx);
+    const r = (d[yAt(times, base, i)] as number) - my - b * (xAt(d, t, at, times, base, i) - mx);
     sse += r * r;
     i = i + 1 === ring ? 0 : i + 1;
   }
@@ -205,18 +319,18 @@ export function linePredict(d: Float64Array, at: number, x: number): number {
   return lineSlope(d, at) * x + lineIntercept(d, at);
 }
 
-export function lineFirstX(d: Float64Array, at: number): number {
-  return (d[at + N] as number) === 0 ? 0 : (d[pointsBase(d, at) + 2 * (d[at + HEAD] as number)] as number);
+export function lineFirstX(d: Float64Array, at: number, t: Uint16Array): number {
+  return (d[at + N] as number) === 0 ? 0 : xAt(d, t, at, splitOf(d, at), pointsBase(d, at), (d[at + HEAD] as number) | 0);
 }
 
-export function lineLastX(d: Float64Array, at: number, capacity: number): number {
+export function lineLastX(d: Float64Array, at: number, capacity: number, t: Uint16Array): number {
   const n = d[at + N] as number;
-  return n === 0 ? 0 : (d[pointsBase(d, at) + 2 * slot(d, at, capacity, n - 1)] as number);
+  return n === 0 ? 0 : xAt(d, t, at, splitOf(d, at), pointsBase(d, at), slot(d, at, capacity, n - 1));
 }
 
 export function lineLastY(d: Float64Array, at: number, capacity: number): number {
   const n = d[at + N] as number;
-  return n === 0 ? 0 : (d[pointsBase(d, at) + 2 * slot(d, at, capacity, n - 1) + 1] as number);
+  return n === 0 ? 0 : (d[yAt(splitOf(d, at), pointsBase(d, at), slot(d, at, capacity, n - 1))] as number);
 }
 
 export function lineMeanY(d: Float64Array, at: number): number {
@@ -224,14 +338,16 @@ export function lineMeanY(d: Float64Array, at: number): number {
 }
 
 /** the points oldest first, and the running moments */
-export function linePoints(d: Float64Array, at: number, capacity: number): { xs: number[]; ys: number[]; moments: LineMoments } {
+export function linePoints(d: Float64Array, at: number, capacity: number, t: Uint16Array): { xs: number[]; ys: number[]; moments: LineMoments } {
   const xs: number[] = [];
   const ys: number[] = [];
   const n = d[at + N] as number;
+  const base = pointsBase(d, at);
+  const times = splitOf(d, at);
   for (let k = 0; k < n; k += 1) {
-    const p = pointsBase(d, at) + 2 * slot(d, at, capacity, k);
-    xs.push(d[p] as number);
-    ys.push(d[p + 1] as number);
+    const i = slot(d, at, capacity, k);
+    xs.push(xAt(d, t, at, times, base, i));
+    ys.push(d[yAt(times, base, i)] as number);
   }
   return { xs, ys, moments: [d[at + MX] as number, d[at + MY] as number, d[at + VX] as number, d[at + CXY] as number, d[at + UPDATES] as number] };
 }
@@ -240,27 +356,29 @@ export function linePoints(d: Float64Array, at: number, capacity: number): { xs:
  * Copies the points oldest first into `xs` and `ys` from index 0 (each with room for the line's
  * count, at most `capacity`); returns how many: linePoints without building arrays.
  */
-export function lineCopyPoints(d: Float64Array, at: number, capacity: number, xs: Float64Array, ys: Float64Array): number {
+export function lineCopyPoints(d: Float64Array, at: number, capacity: number, xs: Float64Array, ys: Float64Array, t: Uint16Array): number {
   const n = (d[at + N] as number) | 0;
   const base = pointsBase(d, at);
+  const times = splitOf(d, at);
   const ring = ringSize(d, at, capacity);
   let i = (d[at + HEAD] as number) | 0;
   for (let k = 0; k < n; k += 1) {
-    const p = base + 2 * i;
-    xs[k] = d[p] as number;
-    ys[k] = d[p + 1] as number;
+    xs[k] = xAt(d, t, at, times, base, i);
+    ys[k] = d[yAt(times, base, i)] as number;
     i = i + 1 === ring ? 0 : i + 1;
   }
   return n;
 }
 
 /** whether the line holds exactly these points, oldest first */
-export function lineHolds(d: Float64Array, at: number, capacity: number, xs: readonly unknown[], ys: readonly unknown[]): boolean {
+export function lineHolds(d: Float64Array, at: number, capacity: number, xs: readonly unknown[], ys: readonly unknown[], t: Uint16Array): boolean {
   const n = d[at + N] as number;
   if (xs.length !== n || ys.length !== n) return false;
+  const base = pointsBase(d, at);
+  const times = splitOf(d, at);
   for (let k = 0; k < n; k += 1) {
-    const p = pointsBase(d, at) + 2 * slot(d, at, capacity, k);
-    if (xs[k] !== d[p] || ys[k] !== d[p + 1]) return false;
+    const i = slot(d, at, capacity, k);
+    if (xs[k] !== xAt(d, t, at, times, base, i) || ys[k] !== d[yAt(times, base, i)]) return false;
   }
   return true;
 }

@@ -11,6 +11,7 @@
 import { grownCapacity } from '../windows/grown-capacity.js';
 import {
   LINE_POINTS,
+  NO_TIMES,
   lineCount,
   lineFirstX,
   lineHolds,
@@ -62,12 +63,16 @@ export interface RegressionLine {
 /** a line's memory and where the line starts in it (the memory may be replaced as it grows) */
 export interface LineHost {
   readonly memory: Float64Array;
+  /** the memory's Uint16 view (replaced with it): where a split line's xs are (line-slots.ts lineSplitPoints) */
+  readonly positions: Uint16Array;
 }
 
 abstract class LineReader implements RegressionLine {
   abstract readonly capacity: number;
   protected abstract get d(): Float64Array;
   protected abstract get at(): number;
+  /** the memory's Uint16 view, where split points keep their xs (line-slots.ts) */
+  protected abstract get t(): Uint16Array;
 
   get count(): number {
     return lineCount(this.d, this.at);
@@ -79,7 +84,7 @@ abstract class LineReader implements RegressionLine {
     return lineSlope(this.d, this.at);
   }
   slopeStdError(): number {
-    return lineSlopeStdError(this.d, this.at, this.capacity);
+    return lineSlopeStdError(this.d, this.at, this.capacity, this.t);
   }
   intercept(): number {
     return lineIntercept(this.d, this.at);
@@ -88,10 +93,10 @@ abstract class LineReader implements RegressionLine {
     return linePredict(this.d, this.at, x);
   }
   firstX(): number {
-    return lineFirstX(this.d, this.at);
+    return lineFirstX(this.d, this.at, this.t);
   }
   lastX(): number {
-    return lineLastX(this.d, this.at, this.capacity);
+    return lineLastX(this.d, this.at, this.capacity, this.t);
   }
   lastY(): number {
     return lineLastY(this.d, this.at, this.capacity);
@@ -100,7 +105,7 @@ abstract class LineReader implements RegressionLine {
     return lineMeanY(this.d, this.at);
   }
   toJSON(): RegressionState {
-    const { xs, ys, moments } = linePoints(this.d, this.at, this.capacity);
+    const { xs, ys, moments } = linePoints(this.d, this.at, this.capacity, this.t);
     return { capacity: this.capacity, xs, ys, moments };
   }
   adoptMoments(state: unknown): boolean {
@@ -109,7 +114,7 @@ abstract class LineReader implements RegressionLine {
     const m = st.moments;
     if (st.capacity !== this.capacity || !Array.isArray(st.xs) || !Array.isArray(st.ys)) return false;
     if (!Array.isArray(m) || m.length !== 5 || !m.every((v) => Number.isFinite(v))) return false;
-    if (!lineHolds(this.d, this.at, this.capacity, st.xs, st.ys)) return false;
+    if (!lineHolds(this.d, this.at, this.capacity, st.xs, st.ys, this.t)) return false;
     lineSetMoments(this.d, this.at, m);
     return true;
   }
@@ -132,12 +137,15 @@ export class SlidingRegression extends LineReader {
   protected get at(): number {
     return 0;
   }
+  protected get t(): Uint16Array {
+    return NO_TIMES;
+  }
 
   push(x: number, y: number): void {
     if (!Number.isFinite(x) || !Number.isFinite(y)) return;
     const n = lineCount(this.memory, 0);
     if (n === this.room && n < this.capacity) this.grow();
-    linePush(this.memory, 0, this.capacity, x, y);
+    linePush(this.memory, 0, this.capacity, x, y, NO_TIMES);
   }
 
   static fromJSON(state: RegressionState): SlidingRegression {
@@ -172,6 +180,9 @@ export class LineView extends LineReader {
   }
   protected get at(): number {
     return this.offset;
+  }
+  protected get t(): Uint16Array {
+    return this.host.positions;
   }
 }
 

@@ -1,0 +1,177 @@
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { SeriesEnsemble } from '../../../api-server/src/analysis/ensemble/series-ensemble.js';
+import { STABLE_LINE, STAGES, VALUE_POINTS, WIDE, layoutOf } from '../../../api-server/src/analysis/ensemble/series-memory.js';
+import { lineXBase } from '../../../api-server/src/analysis/regression/line-slots.js';
+import { detectPoint } from '../../../api-server/src/analysis/anomaly/series-detectors.js';
+import { allocateNovelty, releaseNovelty } from '../../../api-server/src/analysis/anomaly/novelty-score.js';
+
+const INT32_MAX = 2 ** 31 - 1;
+
+function stageOf(e: SeriesEnsemble): number {
+  return e.memory[1] as number;
+}
+
+/** the times as stored: the offsets of slots [0, n) (two 16-bit halves each, low first) and the base */
+function stored(e: SeriesEnsemble, n: number): { base: number; offsets: number[] } {
+  const at = layoutOf(e.memory).times;
+  const u = e.positions;
+  const offsets: number[] = [];
+  for (let k = 0; k < n; k += 1) offsets.push((u[at + 2 * k] as number) | ((u[at + 2 * k + 1] as number) << 16));
+  return { base: lineXBase(e.memory, STABLE_LINE), offsets };
+}
+
+/** the times toJSON gives back, oldest first */
+function timesOf(e: SeriesEnsemble): number[] {
+  return e.toJSON().points.map(([x]) => x);
+}
+
+describe('the sample times of the value window as 32-bit offsets from a base (series-memory.ts)', () => {
+  it('the times of the service (seconds since the first step, 15 s apart) are their own offsets from base 0: hand-checked', () => {
+    const e = new SeriesEnsemble();
+    [0, 15, 30, 45].forEach((x, i) => e.observe(i + 0.5, x));
+    expect(stored(e, 4)).to.deep.equal({ base: 0, offsets: [0, 15, 30, 45] });
+    // 4 bytes a time: the 16-point stage's 16 times take 8 doubles, after the 16 values
+    const layout = layoutOf(e.memory);
+    expect(layout.regions[2]).to.deep.equal([layout.valueRing + 16, 8]);
+    expect(layout.times).to.equal(4 * (layout.valueRing + 16));
+    // the offset 45 is the halves 45 and 0; a negative offset's high half is 0xffff (below)
+    expect([e.positions[layout.times + 6], e.positions[layout.times + 7]]).to.deep.equal([45, 0]);
+    expect(timesOf(e)).to.deep.equal([0, 15, 30, 45]);
+  });
+
+  it('a first time past 2^31 (epoch milliseconds) moves the base to it; later times are offsets from there: hand-checked', () => {
+    const e = new SeriesEnsemble();
+    const t0 = 1_767_225_600_000; // 2026-01-01 in ms
+    [t0, t0 + 15_000, t0 + 30_000].forEach((x, i) => e.observe(i, x));
+    expect(stored(e, 3)).to.deep.equal({ base: t0, offsets: [0, 15_000, 30_000] });
+    expect(timesOf(e)).to.deep.equal([t0, t0 + 15_000, t0 + 30_000]);
+    expect(stageOf(e)).to.equal(0);
+  });
+
+  it('an offset leaving int32 after a long life rebases every stored time: hand-checked', () => {
+    const e = new SeriesEnsemble();
+    const near = INT32_MAX - 7; // 2 147 483 640: still an offset from base 0
+    e.observe(1, near - 15);
+    e.observe(2, near);
+    expect(stored(e, 2)).to.deep.equal({ base: 0, offsets: [near - 15, near] });
+    // 2 147 483 655 - 0 is past int32: the base moves to it, the stored times become -30 and -15 from it
+    e.observe(3, near + 15);
+    expect(stored(e, 3)).to.deep.equal({ base: near + 15, offsets: [-30, -15, 0] });
+    const at = layoutOf(e.memory).times;
+    expect([e.positions[at], e.positions[at + 1]]).to.deep.equal([0x10000 - 30, 0xffff]);
+    expect(timesOf(e)).to.deep.equal([near - 15, near, near + 15]);
+    expect(stageOf(e)).to.equal(0);
+  });
+
+  it('a jump back of more than 2^31 with the window still spanning it, a fractional time or -0: the WIDE stage, times as doubles: hand-checked', () => {
+    // a far-past time: 3e9 s before the stored ones, no base fits both
+    const jump = new SeriesEnsemble();
+    jump.observe(1, 0);
+    jump.observe(2, 15);
+    jump.observe(3, -3e9);
+    expect(stageOf(jump)).to.equal(WIDE);
+    expect(timesOf(jump)).to.deep.equal([0, 15, -3e9]);
+    // 0.5 is the base plus 0 (the first point moves the base to it), 1.5 the base plus 1; 1.75 fits no base with 0.5
+    const half = new SeriesEnsemble();
+    half.observe(1, 0.5);
+    half.observe(2, 1.5);
+    expect(stored(half, 2)).to.deep.equal({ base: 0.5, offsets: [0, 1] });
+    half.observe(3, 1.75);
+    expect(stageOf(half)).to.equal(WIDE);
+    expect(layoutOf(half.memory).times).to.equal(-1);
+    expect(timesOf(half)).to.deep.equal([0.5, 1.5, 1.75]);
+    // -0 is not +0 + 0: stored as a double, its sign kept
+    const zero = new SeriesEnsemble();
+    zero.observe(1, -0);
+    expect(stageOf(zero)).to.equal(WIDE);
+    expect(Object.is(timesOf(zero)[0], -0)).to.equal(true);
+    // the WIDE stage is as large as the 300-point stage plus 1 200 bytes (the times as doubles)
+    expect(jump.memory.length * 8 - (STAGES[1]!.size * 8)).to.equal(1200);
+  });
+
+  it('reads every time back exactly and behaves bit for bit as a series with double times (WIDE), through rebases and widening (property)', () => {
+    const step = fc.oneof(
+      { weight: 20, arbitrary: fc.constant(15) },
+      { weight: 2, arbitrary: fc.integer({ min: -2_000_000_000, max: 2_000_000_000 }) },
+      { weight: 1, arbitrary: fc.constantFrom(2 ** 31, -(2 ** 31), 3e9, 0) },
+      { weight: 1, arbitrary: fc.double({ min: -100, max: 100, noNaN: true }) },
+    );
+    const start = fc.oneof(
+      fc.constantFrom(0, 1_767_225_600, 1_767_225_600_000, INT32_MAX - 300, -(2 ** 31)),
+      fc.integer({ min: INT32_MAX - 15 * 400, max: INT32_MAX }),
+      fc.double({ min: -1e12, max: 1e12, noNaN: true }),
+    );
+    fc.assert(
+      fc.property(start, fc.array(step, { minLength: 1, maxLength: 800, size: 'max' }), fc.array(fc.double({ min: -1e3, max: 1e3, noNaN: true }), { minLength: 1, maxLength: 50 }), (x0, steps, values) => {
+        const narrow = new SeriesEnsemble();
+        const wide = new SeriesEnsemble(WIDE);
+        const noveltyA = allocateNovelty();
+        const noveltyB = allocateNovelty();
+        try {
+          const fed: number[] = [];
+          let x = x0;
+          steps.forEach((dx, i) => {
+            x += dx;
+            const y = i % 11 === 0 ? 0 : (values[i % values.length] as number);
+            fed.push(x);
+            expect(Object.is(narrow.observe(y, x), wide.observe(y, x))).to.equal(true, `prediction at ${i}`);
+            expect(detectPoint(narrow, noveltyA, y, x, x)).to.deep.equal(detectPoint(wide, noveltyB, y, x, x), `firings at ${i}`);
+            if (i % 97 === 0) {
+              expect(narrow.forecast(30)).to.deep.equal(wide.forecast(30));
+              expect(narrow.stableLine.toJSON()).to.deep.equal(wide.stableLine.toJSON());
+            }
+          });
+          // the last 300 times, bit for bit (Object.is in deep.equal: -0 is not 0)
+          const times = timesOf(narrow);
+          expect(times).to.deep.equal(fed.slice(-VALUE_POINTS));
+          times.forEach((t, k) => expect(Object.is(t, fed[fed.length - times.length + k])).to.equal(true));
+          expect(narrow.toJSON()).to.deep.equal(wide.toJSON());
+          expect(narrow.stableLine.toJSON()).to.deep.equal(wide.stableLine.toJSON());
+        } finally {
+          releaseNovelty(noveltyA);
+          releaseNovelty(noveltyB);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('integer times stay 32-bit offsets exactly while each new time is within int32 of every stored one, rebasing when needed (property against a model)', () => {
+    let runsRebased = 0;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: INT32_MAX - 15 * 400, max: INT32_MAX }),
+        fc.array(fc.oneof({ weight: 30, arbitrary: fc.constant(15) }, { weight: 1, arbitrary: fc.integer({ min: -1_500_000_000, max: 1_500_000_000 }) }), { minLength: 1, maxLength: 700, size: 'max' }),
+        (x0, steps) => {
+          const e = new SeriesEnsemble();
+          // the model: base 0; a time whose offset is not int32 moves the base to it when every stored time is within int32 of it, else WIDE for good
+          let base = 0;
+          let wide = false;
+          let rebases = 0;
+          const fed: number[] = [];
+          let x = x0;
+          steps.forEach((dx, i) => {
+            x += dx;
+            const fits = (v: number, b: number): boolean => v - b >= -(2 ** 31) && v - b <= INT32_MAX;
+            if (!wide && !fits(x, base)) {
+              if (fed.slice(-VALUE_POINTS).every((v) => fits(v, x))) {
+                base = x;
+                rebases += 1;
+              } else wide = true;
+            }
+            fed.push(x);
+            e.observe(i % 5, x);
+            expect(stageOf(e) === WIDE).to.equal(wide, `stage at ${i}`);
+            if (!wide) expect(lineXBase(e.memory, STABLE_LINE)).to.equal(base);
+          });
+          expect(timesOf(e)).to.deep.equal(fed.slice(-VALUE_POINTS));
+          if (rebases > 0) runsRebased += 1;
+        },
+      ),
+      { numRuns: 80 },
+    );
+    // the runs start within 6 000 s below 2^31 and mostly step 15 s: most leave int32's range from base 0
+    expect(runsRebased).to.be.greaterThan(20);
+  });
+});
