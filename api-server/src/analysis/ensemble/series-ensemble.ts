@@ -16,7 +16,8 @@
  */
 import { LineView, type LineHost, type RegressionLine } from '../regression/sliding-regression.js';
 import { LINE_POINTS, lineNextPointAt } from '../regression/line-slots.js';
-import { ERROR_FIELDS, errorNextAt, errorPush, errorPushZeros, errorSigma, errorWindowSums } from './error-slots.js';
+import { ERROR_FIELDS, errorNextAt, errorPush, errorPushZeros, errorSigma } from './error-slots.js';
+import { confidenceOf, reweigh } from './model-weights.js';
 import { atZeroPoint, countZeroRun, zeroPointReached } from './zero-point.js';
 import { sortedAt, sortedCount, sortedMiddleAt, sortedNextRingAt } from './sorted-slots.js';
 import { replayPoints } from './replay-points.js';
@@ -78,16 +79,9 @@ import {
 
 export const MODEL_NAMES = ['ca_ilr', 'arima', 'holt_winters', 'mad', 'ewma'] as const;
 export type ModelName = (typeof MODEL_NAMES)[number];
-/** reweigh's scratch (synchronous, so one array serves every series) */
-const INVERSE_SCRATCH = new Float64Array(MODEL_COUNT);
-/** the models' residual counts and sums over the MAE/MSE window (error-slots.ts errorWindowSums; scratch of one call) */
-const COUNT_SCRATCH = new Float64Array(MODEL_COUNT);
-const ABS_SCRATCH = new Float64Array(MODEL_COUNT);
-const SQ_SCRATCH = new Float64Array(MODEL_COUNT);
 /** observe's residuals (NaN where a model made no forecast), one array for every series */
 const RESIDUAL_SCRATCH = new Float64Array(MODEL_COUNT);
 
-const WEIGHT_FLOOR = 0.05;
 const OFFSETS = [1, 5, 10, 30, 60, 120, 360];
 
 export interface ForecastOutput {
@@ -281,16 +275,7 @@ export class SeriesEnsemble implements LineHost {
   }
 
   confidence(): number {
-    const d = this.d;
-    const layout = layoutOf(d);
-    let total = 0;
-    errorWindowSums(d, ERROR_STATS, layout.errorBlocks, MODEL_COUNT, COUNT_SCRATCH, ABS_SCRATCH, SQ_SCRATCH);
-    for (let m = 0; m < MODEL_COUNT; m += 1) {
-      const n = COUNT_SCRATCH[m] as number;
-      total += n === 0 ? 1 : (SQ_SCRATCH[m] as number) / n;
-    }
-    const c = 1 / (1 + total / MODEL_COUNT);
-    return Number.isFinite(c) ? c : 0;
+    return confidenceOf(this.d, layoutOf(this.d).errorBlocks);
   }
 
   forecast(horizonMinutes: number): ForecastOutput {
@@ -387,29 +372,4 @@ function combineOneStep(d: Float64Array): number {
   if (wsum === 0) return Number.isNaN(d[ONE_STEP + EWMA] as number) ? lastY : (d[ONE_STEP + EWMA] as number);
   const p = s / wsum;
   return Number.isFinite(p) ? p : lastY;
-}
-
-/** the weights from the models' MAE; `bl`: where the residual blocks are */
-function reweigh(d: Float64Array, bl: number): void {
-  const inv = INVERSE_SCRATCH;
-  let total = 0;
-  errorWindowSums(d, ERROR_STATS, bl, MODEL_COUNT, COUNT_SCRATCH, ABS_SCRATCH, SQ_SCRATCH);
-  for (let m = 0; m < MODEL_COUNT; m += 1) {
-    const n = COUNT_SCRATCH[m] as number;
-    inv[m] = n < 5 ? Number.NaN : 1 / Math.max((ABS_SCRATCH[m] as number) / n, 1e-9);
-    if (!Number.isNaN(inv[m] as number)) total += inv[m] as number;
-  }
-  if (total === 0) {
-    d.fill(0, WEIGHTS, WEIGHTS + MODEL_COUNT);
-    d[WEIGHTS + CA_ILR] = 1;
-    return;
-  }
-  let sum = 0;
-  for (let m = 0; m < MODEL_COUNT; m += 1) {
-    const v = inv[m] as number;
-    const w = Number.isNaN(v) ? 0 : Math.max(v / total, WEIGHT_FLOOR);
-    d[WEIGHTS + m] = w;
-    sum += w;
-  }
-  for (let m = 0; m < MODEL_COUNT; m += 1) d[WEIGHTS + m] = (d[WEIGHTS + m] as number) / sum;
 }
