@@ -6,7 +6,7 @@
  * are listed by bytes, per workload when told the count, with one retaining path of each.
  * Compare two sizes' outputs to tell what scales with workloads from fixed costs.
  *
- * usage: node --max-old-space-size=8000 --import tsx bench/memory/heap-owners.ts FILE.heapsnapshot [workloads] [rows]
+ * usage: [TYPE=string] node --max-old-space-size=8000 --import tsx bench/memory/heap-owners.ts FILE.heapsnapshot [workloads] [rows]
  *
  * The snapshot is read as bytes (like heap-inventory.ts): its nodes and edges are scanned number
  * by number into typed arrays; the header and the string table are parsed as JSON.
@@ -46,6 +46,8 @@ function numbers(bytes: Buffer, key: string, from: number): { values: Float64Arr
   }
   return { values: values.subarray(0, n), end: i };
 }
+
+const onlyType = process.env['TYPE'];
 
 interface Owner {
   bytes: number;
@@ -125,6 +127,8 @@ const sums = new Map<string, { bytes: number; nodes: number; sample: number }>()
 let unreached = 0;
 let total = 0;
 for (let n = 0; n < count; n++) {
+  // TYPE=string (or any node type's part): only nodes of that type are counted
+  if (onlyType !== undefined && !typeOf(n).includes(onlyType)) continue;
   const size = nodes[n * nw + nSize]!;
   total += size;
   if (parent[n] === -1) {
