@@ -32,6 +32,13 @@ const svc = await startService(project, dir, [...start.flags, ...snapshotFlags, 
 const pid = svc.service.pid!;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** the service's main-thread V8 heap and external memory from its /metrics (prom-client's nodejs_* gauges), MB */
+async function heapMb(): Promise<{ used: number; total: number; external: number }> {
+  const metrics = await fetch(`http://127.0.0.1:${svc.restPort}/api/v2/metrics`).then((r) => r.text(), () => '');
+  const mb = (name: string): number => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(metrics)?.[1] ?? Number.NaN) / 1_048_576;
+  return { used: mb('nodejs_heap_size_used_bytes'), total: mb('nodejs_heap_size_total_bytes'), external: mb('nodejs_external_memory_bytes') };
+}
+
 /** SIGUSR2 (--heapsnapshot-signal): the service writes Heap.*.heapsnapshot into its cwd (the project); moved to `to` once complete */
 async function heapSnapshot(to: string): Promise<void> {
   const before = new Set(readdirSync(project));
@@ -64,15 +71,22 @@ try {
   const stepped = (Date.now() - stepStart) / 1000;
   const at = rssMb(pid);
   const samples: number[] = [];
+  // the main thread's V8 heap (used, total = committed) every 10 s: its mean over the settling is steadier than one reading
+  const heapUsed: number[] = [];
+  const heapTotal: number[] = [];
   for (let i = 0; i < settleS / 10; i++) {
     await sleep(10_000);
     samples.push(Math.round(rssMb(pid)));
+    const m = await heapMb();
+    heapUsed.push(m.used);
+    heapTotal.push(m.total);
   }
+  const mean = (xs: number[]): string => (xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(1);
   console.log(`${project} ${W} workloads: sent in ${sent.toFixed(0)} s, stepped ${stepped.toFixed(0)} s after; RSS ${at.toFixed(0)} MB when stepped, then every 10 s: ${samples.join(' ')}`);
+  console.log(`V8 heap (main thread) every 10 s, used: ${heapUsed.map((x) => x.toFixed(0)).join(' ')} (mean ${mean(heapUsed)} MB); total: ${heapTotal.map((x) => x.toFixed(0)).join(' ')} (mean ${mean(heapTotal)} MB)`);
   const heapLine = async (when: string): Promise<void> => {
-    const metrics = await fetch(`http://127.0.0.1:${svc.restPort}/api/v2/metrics`).then((r) => r.text(), () => '');
-    const mb = (name: string): string => (Number(new RegExp(`^${name} (\\S+)`, 'm').exec(metrics)?.[1] ?? Number.NaN) / 1_048_576).toFixed(1);
-    console.log(`V8 heap (main thread) ${when}: used ${mb('nodejs_heap_size_used_bytes')} MB, total ${mb('nodejs_heap_size_total_bytes')} MB, external ${mb('nodejs_external_memory_bytes')} MB`);
+    const m = await heapMb();
+    console.log(`V8 heap (main thread) ${when}: used ${m.used.toFixed(1)} MB, total ${m.total.toFixed(1)} MB, external ${m.external.toFixed(1)} MB`);
   };
   await heapLine('settled');
   if (snapshotDir !== undefined) {
