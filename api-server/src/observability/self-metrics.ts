@@ -12,17 +12,15 @@
  */
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { WorkloadSnapshot } from '../analysis/contract.js';
-import { legacyHostOf, parseWorkloadKey } from '../model/workload-key.js';
-import { SIGNAL_NAMES } from '../model/signals.js';
+import { legacyHostOf } from '../model/workload-key.js';
+import { WorkloadGauges } from './workload-gauges.js';
 
 export class SelfMetrics {
   readonly registry = new Registry();
-  private readonly kpi: Gauge;
+  /** svc_kpi and rpt_kpi_{healthscore,stress,fatigue}: one row per workload (workload-gauges.ts) */
+  private readonly workloadGauges = new WorkloadGauges();
   private readonly ruptureIndex: Gauge;
   private readonly ttf: Gauge;
-  private readonly health: Gauge;
-  private readonly stress: Gauge;
-  private readonly fatigue: Gauge;
   private readonly actions: Counter;
   private readonly ingested: Counter;
   private readonly replayed: Counter;
@@ -38,12 +36,10 @@ export class SelfMetrics {
   constructor(version: string) {
     const r = [this.registry];
     collectDefaultMetrics({ register: this.registry });
-    this.kpi = new Gauge({ name: 'svc_kpi', help: 'KPI signal value per workload (signal includes fused_rupture_index)', labelNames: ['namespace', 'kind', 'workload', 'signal'], registers: r });
+    this.workloadGauges.registerKpi(this.registry);
     this.ruptureIndex = new Gauge({ name: 'rpt_rupture_index', help: 'FusedR per host and primary metric', labelNames: ['host', 'metric', 'severity'], registers: r });
     this.ttf = new Gauge({ name: 'rpt_time_to_failure_seconds', help: 'estimated time to failure of the primary metric', labelNames: ['host', 'metric'], registers: r });
-    this.health = new Gauge({ name: 'rpt_kpi_healthscore', help: 'health_score (0..1)', labelNames: ['host'], registers: r });
-    this.stress = new Gauge({ name: 'rpt_kpi_stress', help: 'stress (0..1)', labelNames: ['host'], registers: r });
-    this.fatigue = new Gauge({ name: 'rpt_kpi_fatigue', help: 'fatigue (0..1)', labelNames: ['host'], registers: r });
+    this.workloadGauges.registerHostGauges(this.registry);
     this.actions = new Counter({ name: 'rpt_actions_total', help: 'action engine outcomes', labelNames: ['type', 'tier', 'outcome'], registers: r });
     this.ingested = new Counter({ name: 'rpt_ingest_samples_total', help: 'accepted metric points, log records and spans', labelNames: ['source'], registers: r });
     this.replayed = new Counter({ name: 'rpt_cluster_replayed_samples_total', help: 'cluster mode: samples read again from the telemetry topic after a partition moved (not in rpt_ingest_samples_total)', labelNames: ['source'], registers: r });
@@ -113,19 +109,11 @@ export class SelfMetrics {
   }
 
   snapshot(s: WorkloadSnapshot, ttfSeconds: number | undefined): void {
-    const ref = parseWorkloadKey(s.key);
+    this.workloadGauges.set(s);
     const host = legacyHostOf(s.key);
-    if (ref !== undefined) {
-      const labels = { namespace: ref.namespace, kind: ref.kind, workload: ref.name };
-      for (const signal of SIGNAL_NAMES) this.kpi.set({ ...labels, signal }, s.signals[signal].value);
-      this.kpi.set({ ...labels, signal: 'fused_rupture_index' }, s.fusedR);
-    }
     const metric = s.sources.primaryMetric ?? 'none';
     this.ruptureIndex.remove({ host, metric, severity: 'stable' });
     this.ruptureIndex.set({ host, metric, severity: s.state }, s.fusedR);
     if (ttfSeconds !== undefined) this.ttf.set({ host, metric }, ttfSeconds);
-    this.health.set({ host }, s.signals.health_score.value);
-    this.stress.set({ host }, s.signals.stress.value);
-    this.fatigue.set({ host }, s.signals.fatigue.value);
   }
 }

@@ -74,9 +74,14 @@ async function putEach<T>(items: readonly T[], put: (item: T) => Promise<void> |
 /**
  * JSON bytes of exported analysis state after which a LevelDB batch of states is written (it
  * exceeds this by less than one state): a checkpoint of many workloads holds this much encoded state at a time, not all of it
- * (a workload's state is ~200 KB at full windows: docs/memory-soak.md).
+ * (a workload's state is ~200 KB at full windows: docs/memory-soak.md). Below one full state, so
+ * that a full state is written as soon as it is stringified: held in a batch of 16 MB across the
+ * checkpoint's pauses, the JSON strings and the arrays exported beside them lived through
+ * scavenges into the old generation, 20 KB a workload a tick at 1 000 settled workloads against
+ * 10 with this bound (bench/memory/promoted-profile.ts, docs/memory.md); small states (new
+ * workloads) still share batches.
  */
-export const STATE_BATCH_BYTES = 16 * 1_048_576;
+export const STATE_BATCH_BYTES = 128 * 1024;
 
 /** a sublevel whose values are JSON already encoded (utf8) */
 type EncodedSublevel = ReturnType<typeof encodedSublevel>;

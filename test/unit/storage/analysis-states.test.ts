@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { ClassicLevel } from 'classic-level';
-import { AnalysisStore, TICK_BATCH_BYTES } from '../../../api-server/src/storage/analysis-store.js';
+import { AnalysisStore, STATE_BATCH_BYTES, TICK_BATCH_BYTES } from '../../../api-server/src/storage/analysis-store.js';
 import { makeTempDir } from '../../support/temp-dir.js';
 import { snapshotOf } from '../../support/analysis-fixtures.js';
 
@@ -45,6 +45,33 @@ describe('AnalysisStore.writeStates: analysis state in bounded batches (real Lev
       const loaded = await store.loadWorkloads();
       expect(loaded.map((w) => w.snapshot.key)).to.deep.equal(keys);
       for (const w of loaded) expect(JSON.stringify(w.state)).to.have.length(100);
+    } finally {
+      await db.close();
+      await dir.remove();
+    }
+  });
+
+  it('by default writes a full-size state before the next is exported, and batches small ones (real LevelDB)', async () => {
+    const dir = await makeTempDir('analysis-states-default');
+    const db = new ClassicLevel<string, string>(dir.path);
+    await db.open();
+    try {
+      const store = new AnalysisStore(db);
+      const events: string[] = [];
+      db.on('write', (ops: { key: string }[]) => events.push(`write ${ops.map((o) => o.key.replace('!state!', '')).join(',')}`));
+      // ~198 KB: a workload's state at full windows (docs/memory-soak.md), above the bound
+      expect(STATE_BATCH_BYTES).to.be.below(198_000);
+      await store.writeStates(['a', 'b', 'c'], (k) => {
+        events.push(`export ${k}`);
+        return stateOf(198_000);
+      });
+      expect(events).to.deep.equal(['export a', 'write a', 'export b', 'write b', 'export c', 'write c']);
+      events.length = 0;
+      // 2 KB states (a new workload's): 64 of them reach 128 KB with their keys (64 × 2 048 + 182), the other 36 at the end
+      const keys = Array.from({ length: 100 }, (_, i) => `n${i}`);
+      await store.writeStates(keys, () => stateOf(2048));
+      expect(events.map((e) => e.split(',').length)).to.deep.equal([64, 36]);
+      expect(((await db.sublevel('state').get('c')) ?? '').length).to.equal(198_000);
     } finally {
       await db.close();
       await dir.remove();
