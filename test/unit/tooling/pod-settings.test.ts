@@ -27,8 +27,8 @@ describe('bench/memory/pod-settings.ts', () => {
   it("reads the shipped pod's memory settings from the manifests, the image and the chart", () => {
     const pod = readPodSettings(REPO_ROOT);
     // the values of manifests/base/deployment.yaml and the Dockerfile as they are
-    expect(pod.limit).to.equal('7680Mi');
-    expect(pod.limitBytes).to.equal(7680 * 1_048_576);
+    expect(pod.limit).to.equal('5632Mi');
+    expect(pod.limitBytes).to.equal(5632 * 1_048_576);
     expect(pod.env).to.deep.equal({ NODE_ENV: 'production', NODE_OPTIONS: '--max-old-space-size=2560 --max-semi-space-size=64', MALLOC_MMAP_THRESHOLD_: '131072' });
     expect(pod.nodeFlags).to.deep.equal(['--max-semi-space-size=64']);
   });
@@ -59,8 +59,8 @@ describe('bench/memory/pod-settings.ts', () => {
     try {
       for (const f of ['manifests/base/deployment.yaml', 'Dockerfile', 'manifests/helm/faultline/values.yaml', 'manifests/helm/faultline/templates/_pod.tpl', 'package.json']) cpSync(join(REPO_ROOT, f), join(dir, f), { recursive: true });
       const values = join(dir, 'manifests/helm/faultline/values.yaml');
-      writeFileSync(values, readFileSync(values, 'utf8').replace('memory: 7680Mi', 'memory: 4Gi'));
-      expect(() => readPodSettings(dir)).to.throw("the chart's memory limit 4Gi is not the manifests' 7680Mi");
+      writeFileSync(values, readFileSync(values, 'utf8').replace('memory: 5632Mi', 'memory: 4Gi'));
+      expect(() => readPodSettings(dir)).to.throw("the chart's memory limit 4Gi is not the manifests' 5632Mi");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
