@@ -7,23 +7,7 @@
  *
  *   node --import tsx bench/analysis-equal.ts <dirA> <dirB> [workloads 120] [steps 460] [seed 0]
  */
-import { createHash, type Hash } from 'node:crypto';
-import type { AnalysisCoreImpl } from '../api-server/src/analysis/analysis-core.js';
-import { BUCKET_MS, ORIGIN, bucketSamples, coreOf, prng } from './analysis-telemetry.js';
-
-function hashRun(core: AnalysisCoreImpl, workloads: number, steps: number, seed: number): string {
-  const random = prng(seed);
-  const h: Hash = createHash('sha256');
-  for (let b = 0; b < steps; b++) {
-    for (const s of bucketSamples(random, workloads, b)) core.observeMetric(s);
-    h.update(JSON.stringify(core.step(ORIGIN + (b + 1) * BUCKET_MS + 1)));
-  }
-  for (const key of core.workloadKeys()) {
-    h.update(JSON.stringify(core.forecast(key, 'cpu_percent', 60)));
-    h.update(JSON.stringify(core.exportWorkload(key)));
-  }
-  return h.digest('hex');
-}
+import { coreOf, hashSteps, prng } from './analysis-telemetry.js';
 
 const [dirA, dirB] = [process.argv[2], process.argv[3]];
 if (dirA === undefined || dirB === undefined) {
@@ -33,7 +17,7 @@ if (dirA === undefined || dirB === undefined) {
 const workloads = Number(process.argv[4] ?? 120);
 const steps = Number(process.argv[5] ?? 460);
 const seed = Number(process.argv[6] ?? 0);
-const a = hashRun(await coreOf(dirA), workloads, steps, seed);
-const b = hashRun(await coreOf(dirB), workloads, steps, seed);
+const a = hashSteps(await coreOf(dirA), prng(seed), workloads, 0, steps);
+const b = hashSteps(await coreOf(dirB), prng(seed), workloads, 0, steps);
 console.log(`${workloads} workloads, ${steps} steps, seed ${seed}\nA ${a} (${dirA})\nB ${b} (${dirB})\n${a === b ? 'identical' : 'DIFFERENT'}`);
 process.exit(a === b ? 0 : 1);

@@ -3,6 +3,7 @@
  * bench/analysis-derived-diff.ts): noise, spikes, level shifts and ramps, gaps, two pods on some
  * workloads; and a checkout's analysis core loaded from its own module graph.
  */
+import { createHash, type Hash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as CoreModule from '../api-server/src/analysis/analysis-core.js';
@@ -58,4 +59,22 @@ export function bucketSamples(random: () => number, workloads: number, bucket: n
     }
   }
   return out;
+}
+
+/**
+ * Feeds `core` the buckets [from, to) of `random`'s telemetry, stepping after each, and hashes
+ * (SHA-256) every step's output, then a forecast of cpu_percent and the exported state of every
+ * workload.
+ */
+export function hashSteps(core: AnalysisCoreImpl, random: () => number, workloads: number, from: number, to: number): string {
+  const h: Hash = createHash('sha256');
+  for (let b = from; b < to; b++) {
+    for (const s of bucketSamples(random, workloads, b)) core.observeMetric(s);
+    h.update(JSON.stringify(core.step(ORIGIN + (b + 1) * BUCKET_MS + 1)));
+  }
+  for (const key of core.workloadKeys()) {
+    h.update(JSON.stringify(core.forecast(key, 'cpu_percent', 60)));
+    h.update(JSON.stringify(core.exportWorkload(key)));
+  }
+  return h.digest('hex');
 }
