@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { errorCount, errorMae, errorMse, errorWindowSums } from '../../../api-server/src/analysis/ensemble/error-slots.js';
+import { errorWindowSums } from '../../../api-server/src/analysis/ensemble/error-slots.js';
 import { ERROR_BLOCK, ERROR_BLOCKS, ModelErrors, SIGMA_BLOCKS } from '../../../api-server/src/analysis/ensemble/model-errors.js';
 
 /** model m's four fields (n, mean, M2, sum of |e|) in slot s */
@@ -129,21 +129,24 @@ describe('model errors (the residuals of five models as sums over blocks of 20 p
     );
   });
 
-  it('errorWindowSums gives every model in one pass exactly what errorCount, errorMae and errorMse give one at a time (property, bit for bit)', () => {
+  it('errorWindowSums reads every model in one pass: the count and sums of each model are bit for bit those of records holding that model alone (property)', () => {
     const residual = fc.oneof(fc.constant(Number.NaN), fc.constant(0), fc.double({ min: -1e6, max: 1e6, noNaN: true }));
     fc.assert(
       fc.property(fc.array(fc.array(residual, { minLength: 5, maxLength: 5 }), { minLength: 1, maxLength: 400 }), (points) => {
-        const e = new ModelErrors(5);
-        for (const r of points) e.push(Float64Array.from(r));
-        const counts = new Float64Array(5);
-        const sumAbs = new Float64Array(5);
-        const sumSq = new Float64Array(5);
-        errorWindowSums(e.memory, 0, e.blocksAt, 5, counts, sumAbs, sumSq);
+        const all = new ModelErrors(5);
+        const alone = [0, 1, 2, 3, 4].map(() => new ModelErrors(1));
+        for (const r of points) {
+          all.push(Float64Array.from(r));
+          r.forEach((e, m) => alone[m]!.push(Float64Array.of(e)));
+        }
+        const [counts, sumAbs, sumSq] = [new Float64Array(5), new Float64Array(5), new Float64Array(5)];
+        errorWindowSums(all.memory, 0, all.blocksAt, 5, counts, sumAbs, sumSq);
         for (let m = 0; m < 5; m += 1) {
-          const n = errorCount(e.memory, 0, e.blocksAt, 5, m);
-          expect(counts[m]).to.equal(n);
-          expect(Object.is((sumAbs[m] as number) / n, errorMae(e.memory, 0, e.blocksAt, 5, m))).to.equal(true);
-          expect(Object.is((sumSq[m] as number) / n, errorMse(e.memory, 0, e.blocksAt, 5, m))).to.equal(true);
+          const [n, abs, sq] = [new Float64Array(1), new Float64Array(1), new Float64Array(1)];
+          errorWindowSums(alone[m]!.memory, 0, alone[m]!.blocksAt, 1, n, abs, sq);
+          expect([counts[m], sumAbs[m], sumSq[m]]).to.deep.equal([n[0], abs[0], sq[0]]);
+          expect(Object.is(all.mae(m), (abs[0] as number) / (n[0] as number))).to.equal(true);
+          expect(Object.is(all.mse(m), (sq[0] as number) / (n[0] as number))).to.equal(true);
         }
       }),
       { numRuns: 200 },

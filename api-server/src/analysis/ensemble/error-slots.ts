@@ -115,61 +115,11 @@ function heldBlocks(points: number, most: number): number {
   return Math.min(most, Math.ceil(points / ERROR_BLOCK));
 }
 
-/** model m's residuals in the MAE/MSE window (the 12 newest blocks) */
-export function errorCount(d: Float64Array, st: number, bl: number, models: number, m: number): number {
-  const points = (d[st + POINTS] as number) | 0;
-  const held = heldBlocks(points, ERROR_BLOCKS);
-  const stride = models * ERROR_FIELDS;
-  let i = oldestSlot(points, held);
-  let n = 0;
-  for (let b = 0; b < held; b += 1) {
-    n += d[bl + i * stride + m * ERROR_FIELDS + N] as number;
-    i = i === ERROR_BLOCKS - 1 ? 0 : i + 1;
-  }
-  return n;
-}
-
-/** model m's mean absolute residual over the 12 newest blocks (NaN without residuals) */
-export function errorMae(d: Float64Array, st: number, bl: number, models: number, m: number): number {
-  const points = (d[st + POINTS] as number) | 0;
-  const held = heldBlocks(points, ERROR_BLOCKS);
-  const stride = models * ERROR_FIELDS;
-  let i = oldestSlot(points, held);
-  let n = 0;
-  let sum = 0;
-  for (let b = 0; b < held; b += 1) {
-    const s = bl + i * stride + m * ERROR_FIELDS;
-    n += d[s + N] as number;
-    sum += d[s + SUM_ABS] as number;
-    i = i === ERROR_BLOCKS - 1 ? 0 : i + 1;
-  }
-  return sum / n;
-}
-
-/** model m's mean squared residual over the 12 newest blocks (NaN without residuals) */
-export function errorMse(d: Float64Array, st: number, bl: number, models: number, m: number): number {
-  const points = (d[st + POINTS] as number) | 0;
-  const held = heldBlocks(points, ERROR_BLOCKS);
-  const stride = models * ERROR_FIELDS;
-  let i = oldestSlot(points, held);
-  let n = 0;
-  let sum = 0;
-  for (let b = 0; b < held; b += 1) {
-    const s = bl + i * stride + m * ERROR_FIELDS;
-    const k = d[s + N] as number;
-    const mean = d[s + MEAN] as number;
-    n += k;
-    // an empty block holds n = mean = M2 = 0: adds 0
-    sum += (d[s + M2] as number) + k * mean * mean;
-    i = i === ERROR_BLOCKS - 1 ? 0 : i + 1;
-  }
-  return sum / n;
-}
-
 /**
- * every model's count, sum of |e| and sum of e^2 over the 12 newest blocks in one pass over them
- * (what errorCount, errorMae and errorMse read one model at a time, added in the same order, so
- * the same numbers): `counts[m]`, `sumAbs[m]`, `sumSq[m]` for m < models
+ * every model's count, sum of |e| and sum of e^2 over the 12 newest blocks (the MAE/MSE window:
+ * MAE = sumAbs / count, MSE = sumSq / count) in one pass over them, each model's sums added
+ * oldest block first: `counts[m]`, `sumAbs[m]`, `sumSq[m]` for m < models. A block's sum of
+ * squares is M2 + n * mean^2 (two non-negative terms)
  */
 export function errorWindowSums(d: Float64Array, st: number, bl: number, models: number, counts: Float64Array, sumAbs: Float64Array, sumSq: Float64Array): void {
   const points = (d[st + POINTS] as number) | 0;
