@@ -81,6 +81,11 @@ export class TimeSlicer {
     });
   };
 
+  /** the gap the current slice's pause leaves to the loop, in ms (0: the next turn) */
+  get gapAfterMs(): number {
+    return this.gapMs;
+  }
+
   /** the kind of the current slice */
   get kind(): SliceKind {
     return this.current;
