@@ -4,28 +4,31 @@
  * 1 000 and 5 000) a fresh service (`npm start`'s node flags; NODE_OPTIONS passes on, e.g. the
  * manifests' heap limit) and a fresh Prometheus 2.42 get W workloads x 6 metrics x S steps (default
  * 400, 15 s apart, ending now) over remote-write; once the service has analysed the backlog, both
- * processes' RSS is read. The per-workload figure is the slope between the smallest and the
- * largest size, so what every process holds whatever its workloads (code, V8, LevelDB) drops out.
+ * processes' RSS is read every 5 s for --settle-seconds (the median and the maximum of the
+ * window), with the kernel's peak since each process started. The per-workload figures are slopes
+ * between the smallest and the largest size, so what every process holds whatever its workloads
+ * (code, V8, LevelDB) drops out.
  *
- * usage: npm run bench:memory -- [--workloads 1000,5000] [--steps 400] [--heap-snapshot DIR]
+ * usage: npm run bench:memory -- [--workloads 1000,5000] [--steps 400] [--settle-seconds 60] [--keep-log DIR] [--heap-snapshot DIR]
  *        [--node-flags='...' instead of npm start's] [--no-start-env: without npm start's environment]
  *        [--project DIR: a built checkout other than this one]
  *        [--breakdown: the service's RSS by component at each size (bench/memory/rss-breakdown.ts; gdb for malloc's part)]
  * Needs a built project (the script builds it), Debian's prometheus on PATH.
  */
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { remoteWriteBody } from './memory/remote-write-body.js';
 import { components, formatBreakdown, reportFlags, rssBreakdown, type Breakdown } from './memory/rss-breakdown.js';
-import { brkHeapMb, getJson, getStatus, post, postRetrying, rssMb, startCommand, startPair } from './memory/processes.js';
+import { brkHeapMb, getJson, getStatus, peakRssMb, post, postRetrying, rssMb, startCommand, startPair } from './memory/processes.js';
 
 const { values } = parseArgs({
-  options: { workloads: { type: 'string', default: '1000,5000' }, steps: { type: 'string', default: '400' }, 'heap-snapshot': { type: 'string' }, 'node-flags': { type: 'string' }, 'no-start-env': { type: 'boolean' }, project: { type: 'string' }, breakdown: { type: 'boolean' } },
+  options: { workloads: { type: 'string', default: '1000,5000' }, steps: { type: 'string', default: '400' }, 'heap-snapshot': { type: 'string' }, 'node-flags': { type: 'string' }, 'no-start-env': { type: 'boolean' }, 'settle-seconds': { type: 'string', default: '60' }, 'keep-log': { type: 'string' }, project: { type: 'string' }, breakdown: { type: 'boolean' } },
 });
 const sizes = values.workloads.split(',').map(Number);
 const steps = Number(values.steps);
+const settleSeconds = Number(values['settle-seconds']);
 // --project DIR: another checkout's build (e.g. the commit before a change), with its own npm start
 const project = resolve(values.project ?? resolve(import.meta.dirname, '..'));
 const snapshotDir = values['heap-snapshot'] === undefined ? undefined : resolve(values['heap-snapshot']);
@@ -41,10 +44,56 @@ const reportDir = breakdown ? mkdtempSync(join(tmpdir(), 'bench-memory-reports-'
 const nodeFlags = [...baseFlags, ...(snapshotDir === undefined ? [] : ['--heapsnapshot-signal=SIGUSR2']), ...(reportDir === undefined ? [] : reportFlags(reportDir))];
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-interface Row {
-  workloads: number;
+/** one reading of both processes while the service is settled */
+interface Sample {
   serviceMb: number;
   prometheusMb: number;
+  heapUsedMb: number;
+  heapTotalMb: number;
+  externalMb: number;
+  mallocHeapMb: number;
+  gc: Record<string, { seconds: number; count: number }>;
+  /** the service's own collections after ticks (rpt_heap_collections_total, rpt_heap_collection_seconds_total), by reason */
+  trims: Record<string, { seconds: number; count: number }>;
+}
+
+async function sample(servicePid: number, prometheusPid: number, restPort: number): Promise<Sample> {
+  const s: Sample = { serviceMb: rssMb(servicePid), prometheusMb: rssMb(prometheusPid), heapUsedMb: Number.NaN, heapTotalMb: Number.NaN, externalMb: Number.NaN, mallocHeapMb: brkHeapMb(servicePid), gc: {}, trims: {} };
+  const metrics = await new Promise<string>((res) => {
+    void fetch(`http://127.0.0.1:${restPort}/api/v2/metrics`).then((r) => r.text()).then(res, () => res(''));
+  });
+  const mb = (name: string): number => {
+    const m = new RegExp(`^${name} (\\S+)`, 'm').exec(metrics);
+    return m === null ? Number.NaN : Number(m[1]) / 1_048_576;
+  };
+  s.heapUsedMb = mb('nodejs_heap_size_used_bytes');
+  s.heapTotalMb = mb('nodejs_heap_size_total_bytes');
+  s.externalMb = mb('nodejs_external_memory_bytes');
+  for (const m of metrics.matchAll(/^nodejs_gc_duration_seconds_(sum|count)\{kind="(\w+)"\} (\S+)/gm)) {
+    const g = (s.gc[m[2]!] ??= { seconds: 0, count: 0 });
+    if (m[1] === 'sum') g.seconds = Number(m[3]);
+    else g.count = Number(m[3]);
+  }
+  for (const m of metrics.matchAll(/^rpt_heap_collection(s|_seconds)_total\{reason="(\w+)"\} (\S+)/gm)) {
+    const t = (s.trims[m[2]!] ??= { seconds: 0, count: 0 });
+    if (m[1] === 's') t.count = Number(m[3]);
+    else t.seconds = Number(m[3]);
+  }
+  return s;
+}
+
+interface Row {
+  workloads: number;
+  /** the median of the settle window's readings (VmRSS every 5 s) */
+  serviceMb: number;
+  /** the largest of them */
+  serviceMaxMb: number;
+  /** the kernel's peak since the process started (VmHWM): the backfill's peak included */
+  servicePeakMb: number;
+  prometheusMb: number;
+  prometheusMaxMb: number;
+  prometheusPeakMb: number;
+  /** V8's heap and the rest: medians of the settle window */
   heapUsedMb: number;
   heapTotalMb: number;
   externalMb: number;
@@ -54,8 +103,10 @@ interface Row {
   /** seconds from the ingest queue's calm until every workload had stepped its backlog (NaN: never, within an hour) */
   steppedSeconds: number;
   non2xx: number;
-  /** seconds of the service's main-thread GC pauses since its start, by kind (prom-client's nodejs_gc_duration_seconds_sum), and their count */
+  /** seconds of the service's main-thread GC pauses since its start, by kind (prom-client's nodejs_gc_duration_seconds_sum), and their count, at the last reading */
   gc: Record<string, { seconds: number; count: number }>;
+  /** the service's own collections after ticks since its start, by reason, at the last reading (none: a tree without them) */
+  trims: Record<string, { seconds: number; count: number }>;
   /** --breakdown: the service's RSS by component, read after the row's other figures */
   breakdown?: Breakdown;
 }
@@ -100,23 +151,41 @@ async function measure(workloads: number): Promise<Row> {
     // and stepped: the first and the last workload's snapshot at the last step but one (the last
     // bucket closes only once the server's clock has passed it), so that nothing waits in buckets
     const stepped = await backlogStepped(pair.restPort, workloads, t0 + (steps - 2) * 15_000);
+    // then, from 20 s on (the last catch-up tick's writes done), both processes are read every 5 s
+    // for --settle-seconds (default 60: four of the service's 15-s ticks): one read lands anywhere
+    // in V8's collection cycle, which swings the service's RSS by a GB at 1 000 workloads, so the
+    // row gives the window's median and maximum
     await sleep(20_000);
-    const row: Row = { workloads, serviceMb: rssMb(pair.service.pid!), prometheusMb: rssMb(pair.prometheus.pid!), heapUsedMb: Number.NaN, heapTotalMb: Number.NaN, externalMb: Number.NaN, mallocHeapMb: brkHeapMb(pair.service.pid!), sendSeconds, steppedSeconds: stepped, non2xx, gc: {} };
-    const metrics = await new Promise<string>((res) => {
-      void fetch(`http://127.0.0.1:${pair.restPort}/api/v2/metrics`).then((r) => r.text()).then(res, () => res(''));
-    });
-    const mb = (name: string): number => {
-      const m = new RegExp(`^${name} (\\S+)`, 'm').exec(metrics);
-      return m === null ? Number.NaN : Number(m[1]) / 1_048_576;
-    };
-    row.heapUsedMb = mb('nodejs_heap_size_used_bytes');
-    row.heapTotalMb = mb('nodejs_heap_size_total_bytes');
-    row.externalMb = mb('nodejs_external_memory_bytes');
-    for (const m of metrics.matchAll(/^nodejs_gc_duration_seconds_(sum|count)\{kind="(\w+)"\} (\S+)/gm)) {
-      const g = (row.gc[m[2]!] ??= { seconds: 0, count: 0 });
-      if (m[1] === 'sum') g.seconds = Number(m[3]);
-      else g.count = Number(m[3]);
+    const samples: Sample[] = [];
+    for (let i = 0; i * 5 <= settleSeconds; i++) {
+      if (i > 0) await sleep(5_000);
+      samples.push(await sample(pair.service.pid!, pair.prometheus.pid!, pair.restPort));
     }
+    const median = (pick: (s: Sample) => number): number => {
+      const xs = samples.map(pick).sort((x, y) => x - y);
+      const m = xs.length >> 1;
+      return xs.length % 2 === 1 ? xs[m]! : (xs[m - 1]! + xs[m]!) / 2;
+    };
+    const max = (pick: (s: Sample) => number): number => Math.max(...samples.map(pick));
+    const last = samples[samples.length - 1]!;
+    const row: Row = {
+      workloads,
+      serviceMb: median((x) => x.serviceMb),
+      serviceMaxMb: max((x) => x.serviceMb),
+      servicePeakMb: peakRssMb(pair.service.pid!),
+      prometheusMb: median((x) => x.prometheusMb),
+      prometheusMaxMb: max((x) => x.prometheusMb),
+      prometheusPeakMb: peakRssMb(pair.prometheus.pid!),
+      heapUsedMb: median((x) => x.heapUsedMb),
+      heapTotalMb: median((x) => x.heapTotalMb),
+      externalMb: median((x) => x.externalMb),
+      mallocHeapMb: median((x) => x.mallocHeapMb),
+      sendSeconds,
+      steppedSeconds: stepped,
+      non2xx,
+      gc: last.gc,
+      trims: last.trims,
+    };
     if (snapshotDir !== undefined) await heapSnapshot(pair.service.pid!, workloads);
     // last: malloc_trim(0) at its end gives memory back
     if (reportDir !== undefined) row.breakdown = await rssBreakdown(pair.service.pid!, { reportDir, dataDir: join(dir, 'data'), gdb: true, trim: true });
@@ -127,6 +196,11 @@ async function measure(workloads: number): Promise<Row> {
     throw error;
   } finally {
     pair.stop();
+    // --keep-log DIR: the service's log (its collections after catch-up ticks among others) as DIR/service-W.log
+    if (values['keep-log'] !== undefined) {
+      mkdirSync(values['keep-log'], { recursive: true });
+      copyFileSync(join(dir, 'svc.log'), join(values['keep-log'], `service-${workloads}.log`));
+    }
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -156,7 +230,7 @@ for (const w of sizes) {
   const row = await measure(w);
   rows.push(row);
   console.log(
-    `${String(w).padStart(6)} workloads: service RSS ${row.serviceMb.toFixed(0)} MB (V8 heap used ${row.heapUsedMb.toFixed(0)} / total ${row.heapTotalMb.toFixed(0)} MB, external ${row.externalMb.toFixed(0)} MB, malloc heap ${row.mallocHeapMb.toFixed(0)} MB), Prometheus RSS ${row.prometheusMb.toFixed(0)} MB; sent in ${row.sendSeconds.toFixed(0)} s, stepped ${row.steppedSeconds.toFixed(0)} s after, ${row.non2xx} non-2xx; GC pauses ${Object.entries(row.gc).map(([k, g]) => `${k} ${g.seconds.toFixed(1)} s (${g.count})`).join(', ')}`,
+    `${String(w).padStart(6)} workloads: service RSS median ${row.serviceMb.toFixed(0)} / max ${row.serviceMaxMb.toFixed(0)} / peak ${row.servicePeakMb.toFixed(0)} MB (V8 heap used ${row.heapUsedMb.toFixed(0)} / total ${row.heapTotalMb.toFixed(0)} MB, external ${row.externalMb.toFixed(0)} MB, malloc heap ${row.mallocHeapMb.toFixed(0)} MB), Prometheus RSS median ${row.prometheusMb.toFixed(0)} / max ${row.prometheusMaxMb.toFixed(0)} / peak ${row.prometheusPeakMb.toFixed(0)} MB; sent in ${row.sendSeconds.toFixed(0)} s, stepped ${row.steppedSeconds.toFixed(0)} s after, ${row.non2xx} non-2xx; GC pauses ${Object.entries(row.gc).map(([k, g]) => `${k} ${g.seconds.toFixed(1)} s (${g.count})`).join(', ')}; collections after ticks ${Object.entries(row.trims).map(([k, g]) => `${k} ${g.seconds.toFixed(2)} s (${g.count})`).join(', ') || 'none'}`,
   );
   if (row.breakdown !== undefined) console.log(formatBreakdown(row.breakdown, w));
 }
@@ -166,7 +240,12 @@ if (rows.length >= 2) {
   const slope = (x: number, y: number): number => ((y - x) * 1024) / (b.workloads - a.workloads);
   const service = slope(a.serviceMb, b.serviceMb);
   const prometheus = slope(a.prometheusMb, b.prometheusMb);
-  console.log(`per workload (slope ${a.workloads} -> ${b.workloads}): service ${service.toFixed(1)} KB, Prometheus ${prometheus.toFixed(1)} KB, ratio ${(service / prometheus).toFixed(2)}`);
+  const serviceMax = slope(a.serviceMaxMb, b.serviceMaxMb);
+  const prometheusMax = slope(a.prometheusMaxMb, b.prometheusMaxMb);
+  const servicePeak = slope(a.servicePeakMb, b.servicePeakMb);
+  const prometheusPeak = slope(a.prometheusPeakMb, b.prometheusPeakMb);
+  console.log(`per workload (slope ${a.workloads} -> ${b.workloads}), settled median: service ${service.toFixed(1)} KB, Prometheus ${prometheus.toFixed(1)} KB, ratio ${(service / prometheus).toFixed(2)}`);
+  console.log(`  settled maximum: service ${serviceMax.toFixed(1)} KB, Prometheus ${prometheusMax.toFixed(1)} KB; peak since start (backfill included): service ${servicePeak.toFixed(1)} KB, Prometheus ${prometheusPeak.toFixed(1)} KB`);
   if (a.breakdown !== undefined && b.breakdown !== undefined) {
     const [ca, cb] = [components(a.breakdown), components(b.breakdown)];
     console.log(`the service's RSS by component: ${a.workloads} / ${b.workloads} workloads (MB), slope (KB a workload)`);
@@ -175,7 +254,7 @@ if (rows.length >= 2) {
       console.log(`  ${x.name.padEnd(92)} ${(x.kb / 1024).toFixed(1).padStart(8)} ${(y.kb / 1024).toFixed(1).padStart(8)} ${((y.kb - x.kb) / (b.workloads - a.workloads)).toFixed(1).padStart(8)}`);
     });
   }
-  console.log(JSON.stringify({ steps, rows, kb_per_workload: { service: +service.toFixed(1), prometheus: +prometheus.toFixed(1) } }));
+  console.log(JSON.stringify({ steps, rows, kb_per_workload: { service: +service.toFixed(1), prometheus: +prometheus.toFixed(1), serviceMax: +serviceMax.toFixed(1), prometheusMax: +prometheusMax.toFixed(1), servicePeak: +servicePeak.toFixed(1), prometheusPeak: +prometheusPeak.toFixed(1) } }));
 }
 if (reportDir !== undefined) rmSync(reportDir, { recursive: true, force: true });
 process.exit(0);

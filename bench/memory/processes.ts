@@ -14,8 +14,17 @@ export const freePort = (): Promise<number> =>
 
 /** resident set size in MB (VmRSS), NaN once the process is gone */
 export function rssMb(pid: number): number {
+  return statusMb(pid, 'VmRSS');
+}
+
+/** the process's peak resident set size since its start in MB (the kernel's VmHWM), NaN once it is gone */
+export function peakRssMb(pid: number): number {
+  return statusMb(pid, 'VmHWM');
+}
+
+function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   try {
-    const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const m = new RegExp(`${field}:\\s+(\\d+)`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m === null ? Number.NaN : Number(m[1]) / 1024;
   } catch {
     return Number.NaN;
