@@ -184,8 +184,10 @@ export interface ForecastResult {
 
 /** What one call of AnalysisCore.step produced. */
 export interface StepOutput {
-  /** snapshots of workloads that ran at least one analysis step */
+  /** snapshots of workloads that ran at least one analysis step (a workload that ran several: its latest) */
   snapshots: WorkloadSnapshot[];
+  /** workload-buckets the step ran, a backfilled workload's several counted each; additive, optional */
+  buckets?: number;
   anomalies: AnomalyEvent[];
   bandEvents: BandEvent[];
   /** explain records opened or refreshed in this step */

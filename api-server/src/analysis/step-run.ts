@@ -125,6 +125,7 @@ export class StepRun implements StepInParts {
     const sink = this.sink;
     this.finished = {
       snapshots: this.snapshots,
+      buckets: this.buckets.length,
       anomalies: sink.anomalies,
       bandEvents: sink.bandEvents,
       ruptures: [...this.ruptures.values()],
