@@ -34,4 +34,4 @@ EXPOSE 8080 8081 8082 4317 4318 8125/udp 9090
 VOLUME ["/var/lib/faultline"]
 # glibc: buffers over 128 KB are mmapped and given back when freed (docs/memory.md)
 ENV MALLOC_MMAP_THRESHOLD_=131072
-CMD ["node", "--max-semi-space-size=64", "dist/api-server/src/main.js"]
+CMD ["node", "--max-semi-space-size=64", "--expose-gc", "dist/api-server/src/main.js"]

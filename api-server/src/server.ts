@@ -27,6 +27,7 @@ import { failureObjectivesBody, objectivesFrom } from './control/failure-objecti
 import type { FailureObjective } from './model/failure-objective.js';
 import { jsonPath } from './model/json-path.js';
 import { AnalyzerLoop, TICK_SLICES } from './engine/analyzer-loop.js';
+import { HeapTrim } from './engine/heap-trim.js';
 import { RetentionSweeper } from './engine/retention-sweeper.js';
 import { historyRetentionMs } from './model/retention.js';
 import { EventHub } from './events/event-hub.js';
@@ -262,6 +263,10 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     ports: { rest: 0, otlp: 0, otlpHttp: 0, dashboard: 0, statsd: 0, grpc: 0 },
   };
 
+  // node's gc (--expose-gc, which npm start, the image and the manifests pass): a full collection
+  // once catch-up ticks are over, and after a tick whose heap has doubled since V8's last major collection
+  const heapTrim = new HeapTrim({ collect: globalThis.gc, heapUsed: () => getHeapStatistics().used_heap_size, clock: () => performance.now(), liveHeap: () => heapAfterGc.reading().usedAfterGcBytes });
+  if (!heapTrim.enabled) logger.warn('node runs without --expose-gc: V8\'s heap is not collected between ticks, and may hold GBs of garbage after a backfill (docs/memory.md)');
   const loop = new AnalyzerLoop(core, pipeline, store, publisher, actions, metrics, logger, {
     tickMs: settings.tickSeconds * 1000,
     stateEveryTicks: Math.max(1, Math.round(300 / settings.tickSeconds)),
@@ -269,6 +274,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
     // standalone: the tick runs in slices between requests; cluster mode keeps it whole, as the
     // partition owner may hand a workload over between two ticks but not in the middle of one
     ...(d.cluster.enabled ? {} : { slices: TICK_SLICES }),
+    heapTrim,
   });
 
   const servers: Server[] = [];

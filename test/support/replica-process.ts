@@ -1,6 +1,6 @@
 /**
  * One api-server replica as a real child process (`node --import tsx api-server/src/main.ts`), so a
- * test can SIGKILL it. Ports are ephemeral; they are read from the `listening` log line. The data
+ * test can SIGKILL it, or run it with node flags of its own. Ports are ephemeral; they are read from the `listening` log line. The data
  * directory and the config file are the caller's, so a restart is the same replica.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -16,10 +16,10 @@ export interface ReplicaProcess {
   kill(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export async function startReplica(configFile: string, dataDir: string, env: Record<string, string> = {}): Promise<ReplicaProcess> {
+export async function startReplica(configFile: string, dataDir: string, env: Record<string, string> = {}, nodeFlags: readonly string[] = []): Promise<ReplicaProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', 'api-server/src/main.ts', '--port', '0', '--otlp-port', '0', '--otlp-http-port', '0', '--dashboard-port', '0', '--statsd-port', '0', '--grpc-port', '0', '--bind-address', '127.0.0.1', '--data-dir', dataDir, '--tick-seconds', '0.2', '--config', configFile],
+    [...nodeFlags, '--import', 'tsx', 'api-server/src/main.ts', '--port', '0', '--otlp-port', '0', '--otlp-http-port', '0', '--dashboard-port', '0', '--statsd-port', '0', '--grpc-port', '0', '--bind-address', '127.0.0.1', '--data-dir', dataDir, '--tick-seconds', '0.2', '--config', configFile],
     // NODE_ENV explicit: an earlier in-process Vite build leaves NODE_ENV=production behind, which
     // would turn on the no-key-means-503 rule in the child
     { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'test', SVC_LOG_LEVEL: 'info', ...env } },

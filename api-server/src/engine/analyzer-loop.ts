@@ -13,9 +13,11 @@ import type { SelfMetrics } from '../observability/self-metrics.js';
 import { KpiRollup } from './kpi-rollup.js';
 import { StateCheckpoints } from './state-checkpoints.js';
 import { TimeSlicer, type Pause, type SliceLengths } from './time-slicer.js';
+import type { HeapTrim } from './heap-trim.js';
 
 export interface LoopLogger {
   info(fields: Record<string, unknown>, message: string): void;
+  debug?(fields: Record<string, unknown>, message: string): void;
   error(fields: Record<string, unknown>, message: string): void;
 }
 
@@ -33,6 +35,8 @@ export interface AnalyzerLoopOptions {
    * wait between two slices (time-slicer.ts); undefined: the whole tick at once.
    */
   slices?: SliceLengths;
+  /** full collections of V8's heap between ticks, once a tick's writes are done (heap-trim.ts); undefined: none */
+  heapTrim?: HeapTrim;
 }
 
 /**
@@ -111,6 +115,7 @@ export class AnalyzerLoop {
     const now = this.options.now();
     let stateDue: string[] = [];
     let pause: Pause | undefined;
+    let stepped = { buckets: 0, workloads: 0 };
     try {
       this.pipeline.drain();
       this.metrics.queueSize(this.pipeline.waiting);
@@ -122,6 +127,7 @@ export class AnalyzerLoop {
       this.ticks += 1;
       // a backfilled workload steps many buckets in one tick: only its latest snapshot (and state) is stored
       const snapshots = latestPerWorkload(output.snapshots);
+      stepped = { buckets: output.buckets ?? output.snapshots.length, workloads: snapshots.length };
       stateDue = this.checkpoints.due(this.ticks, snapshots.map((s) => s.key));
       const history = output.snapshots.flatMap((s) => this.rollup.add(s.key, kpiPoint(s)));
       await this.store.writeTick(
@@ -150,6 +156,15 @@ export class AnalyzerLoop {
       await this.writeStates(stateDue, pause);
     } catch (error) {
       this.logger.error({ err: error, workloads: stateDue.length }, 'writing the analysis state of the tick failed');
+    }
+    const trimmed = this.options.heapTrim?.afterTick(stepped.buckets, stepped.workloads);
+    if (trimmed !== undefined) {
+      const mb = (b: number): number => Math.round(b / 1_048_576);
+      const fields = { reason: trimmed.reason, heap_used_before_mb: mb(trimmed.beforeBytes), heap_used_after_mb: mb(trimmed.afterBytes), pause_ms: Math.round(trimmed.pauseMs), buckets_per_workload: +trimmed.bucketsPerWorkload.toFixed(1), workloads: stepped.workloads };
+      this.metrics.heapCollected(trimmed.reason, trimmed.pauseMs / 1000);
+      // the end of a catch-up is rare and worth a line; the heap's growth may call for one every few ticks
+      if (trimmed.reason === 'caught_up') this.logger.info(fields, "collected V8's heap after the tick");
+      else this.logger.debug?.(fields, "collected V8's heap after the tick");
     }
   }
 

@@ -27,6 +27,8 @@ export class SelfMetrics {
   private readonly dropped: Counter;
   private readonly queue: Gauge;
   private readonly workloadsRefused: Counter;
+  private readonly heapCollections: Counter;
+  private readonly heapCollectionSeconds: Counter;
   private readonly startedAt = Date.now();
   private readonly outboundDelivered: Counter;
   private readonly outboundFailures: Counter;
@@ -45,6 +47,12 @@ export class SelfMetrics {
     this.replayed = new Counter({ name: 'rpt_cluster_replayed_samples_total', help: 'cluster mode: samples read again from the telemetry topic after a partition moved (not in rpt_ingest_samples_total)', labelNames: ['source'], registers: r });
     this.dropped = new Counter({ name: 'rpt_ingest_dropped_total', help: 'ingest records or requests refused, by reason', labelNames: ['reason'], registers: r });
     this.workloadsRefused = new Counter({ name: 'rpt_workloads_refused_total', help: 'new workloads refused above the memory high-water mark (one per workload per refused request)', registers: r });
+    this.heapCollections = new Counter({ name: 'rpt_heap_collections_total', help: "full collections of V8's heap asked for after a tick (engine/heap-trim.ts), by reason (caught_up, growth)", labelNames: ['reason'], registers: r });
+    this.heapCollectionSeconds = new Counter({ name: 'rpt_heap_collection_seconds_total', help: 'main-thread pause of those collections, seconds, by reason', labelNames: ['reason'], registers: r });
+    for (const reason of ['caught_up', 'growth']) {
+      this.heapCollections.inc({ reason }, 0);
+      this.heapCollectionSeconds.inc({ reason }, 0);
+    }
     this.queue = new Gauge({ name: 'rpt_ingest_queue_records', help: 'records waiting for the analyzer', registers: r });
     new Gauge({ name: 'rpt_memory_bytes', help: 'resident set size of the process', registers: r, collect() { this.set(process.memoryUsage().rss); } });
     const startedAt = this.startedAt;
@@ -98,6 +106,12 @@ export class SelfMetrics {
 
   workloadsRefusedCount(n: number): void {
     this.workloadsRefused.inc(n);
+  }
+
+  /** a full collection of V8's heap asked for after a tick, and its pause */
+  heapCollected(reason: 'caught_up' | 'growth', pauseSeconds: number): void {
+    this.heapCollections.inc({ reason });
+    this.heapCollectionSeconds.inc({ reason }, pauseSeconds);
   }
 
   queueSize(n: number): void {

@@ -29,8 +29,8 @@ describe('bench/memory/pod-settings.ts', () => {
     // the values of manifests/base/deployment.yaml and the Dockerfile as they are
     expect(pod.limit).to.equal('5632Mi');
     expect(pod.limitBytes).to.equal(5632 * 1_048_576);
-    expect(pod.env).to.deep.equal({ NODE_ENV: 'production', NODE_OPTIONS: '--max-old-space-size=2560 --max-semi-space-size=64', MALLOC_MMAP_THRESHOLD_: '131072' });
-    expect(pod.nodeFlags).to.deep.equal(['--max-semi-space-size=64']);
+    expect(pod.env).to.deep.equal({ NODE_ENV: 'production', NODE_OPTIONS: '--max-old-space-size=2560 --max-semi-space-size=64 --expose-gc', MALLOC_MMAP_THRESHOLD_: '131072' });
+    expect(pod.nodeFlags).to.deep.equal(['--max-semi-space-size=64', '--expose-gc']);
   });
 
   it("malloc settings that differ between the manifests and the chart, the image or npm start are an error naming both", () => {

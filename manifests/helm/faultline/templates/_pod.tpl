@@ -42,7 +42,7 @@ spec:
         - {name: NODE_ENV, value: production}
         # V8: heap limit and young generation for the pod's limit (docs/memory.md, "Sizing the pod");
         # glibc: buffers over 128 KB are mmapped and given back when freed
-        - {name: NODE_OPTIONS, value: --max-old-space-size=2560 --max-semi-space-size=64}
+        - {name: NODE_OPTIONS, value: --max-old-space-size=2560 --max-semi-space-size=64 --expose-gc}
         - {name: MALLOC_MMAP_THRESHOLD_, value: "131072"}
       startupProbe:
         httpGet: {path: /api/v2/health, port: http}
