@@ -44,16 +44,19 @@ const reportDir = breakdown ? mkdtempSync(join(tmpdir(), 'bench-memory-reports-'
 const nodeFlags = [...baseFlags, ...(snapshotDir === undefined ? [] : ['--heapsnapshot-signal=SIGUSR2']), ...(reportDir === undefined ? [] : reportFlags(reportDir))];
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-/** one reading of both processes while the service is settled */
+/** one reading of both processes while the service is settled (MB) */
 interface Sample {
   serviceMb: number;
   prometheusMb: number;
   heapUsedMb: number;
   heapTotalMb: number;
+  /** the typed arrays' storage (nodejs_external_memory_bytes) */
   externalMb: number;
+  /** glibc malloc's main heap ([heap] in smaps): typed arrays' storage, LevelDB, buffers, and what malloc keeps after free */
   mallocHeapMb: number;
+  /** seconds of the service's main-thread GC pauses since its start, by kind (prom-client's nodejs_gc_duration_seconds_sum), and their count */
   gc: Record<string, { seconds: number; count: number }>;
-  /** the service's own collections after ticks (rpt_heap_collections_total, rpt_heap_collection_seconds_total), by reason */
+  /** the service's own collections between ticks since its start (rpt_heap_collections_total, rpt_heap_collection_seconds_total), by reason; none: a tree without them */
   trims: Record<string, { seconds: number; count: number }>;
 }
 
@@ -82,31 +85,22 @@ async function sample(servicePid: number, prometheusPid: number, restPort: numbe
   return s;
 }
 
-interface Row {
+/**
+ * One size's figures: the Sample fields are the settle window's medians (VmRSS every 5 s), gc and
+ * trims (since the service's start) those of its last reading
+ */
+interface Row extends Sample {
   workloads: number;
-  /** the median of the settle window's readings (VmRSS every 5 s) */
-  serviceMb: number;
-  /** the largest of them */
+  /** the largest of the window's readings */
   serviceMaxMb: number;
   /** the kernel's peak since the process started (VmHWM): the backfill's peak included */
   servicePeakMb: number;
-  prometheusMb: number;
   prometheusMaxMb: number;
   prometheusPeakMb: number;
-  /** V8's heap and the rest: medians of the settle window */
-  heapUsedMb: number;
-  heapTotalMb: number;
-  externalMb: number;
-  /** glibc malloc's main heap ([heap] in smaps): typed arrays' storage, LevelDB, buffers, and what malloc keeps after free */
-  mallocHeapMb: number;
   sendSeconds: number;
   /** seconds from the ingest queue's calm until every workload had stepped its backlog (NaN: never, within an hour) */
   steppedSeconds: number;
   non2xx: number;
-  /** seconds of the service's main-thread GC pauses since its start, by kind (prom-client's nodejs_gc_duration_seconds_sum), and their count, at the last reading */
-  gc: Record<string, { seconds: number; count: number }>;
-  /** the service's own collections after ticks since its start, by reason, at the last reading (none: a tree without them) */
-  trims: Record<string, { seconds: number; count: number }>;
   /** --breakdown: the service's RSS by component, read after the row's other figures */
   breakdown?: Breakdown;
 }
