@@ -56,7 +56,9 @@ describe("standalone service: V8's heap collected once a backfill is caught up",
         });
         expect(trimmed.reason).to.equal('caught_up');
         expect(trimmed.buckets_per_workload).to.be.below(2);
-        expect(trimmed.workloads).to.be.within(1, 20);
+        // the tick after the catch-up steps the last buckets once they close, or nothing when it
+        // comes first (a loaded machine, CI: 0 workloads): either ends the catch-up
+        expect(trimmed.workloads).to.be.within(0, 20);
         expect(trimmed.pause_ms).to.be.at.least(0);
         expect(trimmed.heap_used_after_mb).to.be.at.most(trimmed.heap_used_before_mb);
         const metrics = await (await fetch(`${svc.api}/metrics`)).text();
