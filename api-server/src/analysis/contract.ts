@@ -186,8 +186,8 @@ export interface ForecastResult {
 export interface StepOutput {
   /** snapshots of workloads that ran at least one analysis step (a workload that ran several: its latest) */
   snapshots: WorkloadSnapshot[];
-  /** workload-buckets the step ran, a backfilled workload's several counted each; additive, optional */
-  buckets?: number;
+  /** workload-buckets the step ran, a backfilled workload's several counted each */
+  buckets: number;
   anomalies: AnomalyEvent[];
   bandEvents: BandEvent[];
   /** explain records opened or refreshed in this step */

@@ -127,7 +127,7 @@ export class AnalyzerLoop {
       this.ticks += 1;
       // a backfilled workload steps many buckets in one tick: only its latest snapshot (and state) is stored
       const snapshots = latestPerWorkload(output.snapshots);
-      stepped = { buckets: output.buckets ?? output.snapshots.length, workloads: snapshots.length };
+      stepped = { buckets: output.buckets, workloads: snapshots.length };
       stateDue = this.checkpoints.due(this.ticks, snapshots.map((s) => s.key));
       const history = output.snapshots.flatMap((s) => this.rollup.add(s.key, kpiPoint(s)));
       await this.store.writeTick(
