@@ -21,7 +21,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readPodSettings } from './memory/pod-settings.js';
-import { brkHeapMb, getJson, postRetrying, rssMb, startService } from './memory/processes.js';
+import { brkHeapMb, getJson, heapCollections, postRetrying, rssMb, startService } from './memory/processes.js';
 import { remoteWriteBody } from './memory/remote-write-body.js';
 
 const { values } = parseArgs({
@@ -105,10 +105,7 @@ async function breakdown(port: number): Promise<string> {
     return m === null ? '?' : (Number(m[1]) / 1_048_576).toFixed(0);
   };
   // the service's own collections after ticks so far (engine/heap-trim.ts), by reason: count and seconds of pause
-  const trims = [...metrics.matchAll(/^rpt_heap_collections_total\{reason="(\w+)"\} (\S+)/gm)].map((m) => {
-    const seconds = new RegExp(`^rpt_heap_collection_seconds_total\\{reason="${m[1]!}"\\} (\\S+)`, 'm').exec(metrics)?.[1];
-    return `${m[1]!} ${m[2]!} (${Number(seconds ?? Number.NaN).toFixed(2)} s)`;
-  });
+  const trims = Object.entries(heapCollections(metrics)).map(([reason, c]) => `${reason} ${c.count} (${c.seconds.toFixed(2)} s)`);
   return `V8 heap used ${mb('nodejs_heap_size_used_bytes')} / total ${mb('nodejs_heap_size_total_bytes')} MB, external ${mb('nodejs_external_memory_bytes')} MB, malloc heap ${brkHeapMb(pid).toFixed(0)} MB${trims.length === 0 ? '' : `, collections after ticks: ${trims.join(', ')}`}`;
 }
 

@@ -21,7 +21,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { remoteWriteBody } from './memory/remote-write-body.js';
 import { components, formatBreakdown, reportFlags, rssBreakdown, type Breakdown } from './memory/rss-breakdown.js';
-import { brkHeapMb, getJson, getStatus, peakRssMb, post, postRetrying, rssMb, startCommand, startPair } from './memory/processes.js';
+import { brkHeapMb, getJson, getStatus, heapCollections, peakRssMb, post, postRetrying, rssMb, startCommand, startPair } from './memory/processes.js';
 
 const { values } = parseArgs({
   options: { workloads: { type: 'string', default: '1000,5000' }, steps: { type: 'string', default: '400' }, 'heap-snapshot': { type: 'string' }, 'node-flags': { type: 'string' }, 'no-start-env': { type: 'boolean' }, 'settle-seconds': { type: 'string', default: '60' }, 'keep-log': { type: 'string' }, project: { type: 'string' }, breakdown: { type: 'boolean' } },
@@ -77,11 +77,7 @@ async function sample(servicePid: number, prometheusPid: number, restPort: numbe
     if (m[1] === 'sum') g.seconds = Number(m[3]);
     else g.count = Number(m[3]);
   }
-  for (const m of metrics.matchAll(/^rpt_heap_collection(s|_seconds)_total\{reason="(\w+)"\} (\S+)/gm)) {
-    const t = (s.trims[m[2]!] ??= { seconds: 0, count: 0 });
-    if (m[1] === 's') t.count = Number(m[3]);
-    else t.seconds = Number(m[3]);
-  }
+  s.trims = heapCollections(metrics);
   return s;
 }
 

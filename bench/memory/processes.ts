@@ -31,6 +31,21 @@ function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   }
 }
 
+/**
+ * The service's collections between ticks (engine/heap-trim.ts) in its /metrics text, by reason:
+ * how many and their pause in seconds (rpt_heap_collections_total,
+ * rpt_heap_collection_seconds_total); {} for a tree without them
+ */
+export function heapCollections(metrics: string): Record<string, { count: number; seconds: number }> {
+  const byReason: Record<string, { count: number; seconds: number }> = {};
+  for (const m of metrics.matchAll(/^rpt_heap_collection(s|_seconds)_total\{reason="(\w+)"\} (\S+)/gm)) {
+    const r = (byReason[m[2]!] ??= { count: 0, seconds: 0 });
+    if (m[1] === 's') r.count = Number(m[3]);
+    else r.seconds = Number(m[3]);
+  }
+  return byReason;
+}
+
 /** RSS of glibc malloc's main heap (the `[heap]` mapping) in MB */
 export function brkHeapMb(pid: number): number {
   try {
