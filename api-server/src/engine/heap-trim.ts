@@ -5,9 +5,10 @@
  * live across its writes, so through scavenges into V8's old generation, and are garbage once the
  * tick is stored. V8 collects the old generation only when it reaches a limit it set from the heap
  * at its previous major collection, up to several times that heap, and a limit set in the middle
- * of a backfill (when the waiting backlog is live) is far above what the settled service holds: on
- * the tree before this, 1 000 workloads sat on 2.1 GB of V8 heap for minutes after their backfill
- * (`npm run bench:memory`), for ~60 MB live. A pod is sized for such readings.
+ * of a backfill (when the waiting backlog is live) is far above what the settled service holds:
+ * without these collections 1 000 settled workloads kept 2.1 GB of V8 heap through the minute
+ * `npm run bench:memory` reads after their backfill, where a collection leaves 53 MB. A pod is
+ * sized for such readings.
  *
  * So the analyzer loop asks, once a tick's writes are done (all it made is garbage then), for a
  * full collection
