@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ClassicLevel } from 'classic-level';
+import { openDatabase } from './storage/open-database.js';
 import type Koa from 'koa';
 import { pino } from 'pino';
 import type { Logger } from 'pino';
@@ -89,8 +89,7 @@ export async function startServer(settings: Settings, options: StartOptions = {}
 
   const bootstrapWeights = parseBootstrapWeights(settings.workloadWeights);
   const bootstrapObjectives = parseBootstrapObjectives(settings.workloadObjectives);
-  const db = new ClassicLevel<string, string>(settings.dataDir);
-  await db.open();
+  const db = await openDatabase(settings.dataDir, { maxOpenFiles: settings.leveldbMaxOpenFiles });
 
   const metrics = new SelfMetrics(VERSION);
   const core = new AnalysisCoreImpl({ newHexId, config: { calibrationSteps: settings.deployment.calibrationSteps, bucketGraceMs: bucketGraceMsOf(settings), singleSourceEmergencySteps: Math.ceil((settings.deployment.singleSourceEmergencyMinutes * 60) / 15) } });

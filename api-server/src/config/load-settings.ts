@@ -42,6 +42,7 @@ const SIMPLE: [string, string, keyof Settings][] = [
   ['jit-budget', 'SVC_JIT_BUDGET', 'jitBudget'],
   ['memory-high-water', 'SVC_MEMORY_HIGH_WATER', 'memoryHighWater'],
   ['memory-limit-bytes', 'SVC_MEMORY_LIMIT_BYTES', 'memoryLimitBytes'],
+  ['leveldb-max-open-files', 'SVC_LEVELDB_MAX_OPEN_FILES', 'leveldbMaxOpenFiles'],
 ];
 
 const DEFAULTS = {
@@ -61,6 +62,7 @@ const DEFAULTS = {
   logLevel: 'info',
   jitBudget: 'raised',
   memoryHighWater: 0.85,
+  leveldbMaxOpenFiles: 74,
 };
 
 export function loadSettings(argv: string[], env: NodeJS.ProcessEnv): Settings {

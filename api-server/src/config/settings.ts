@@ -11,6 +11,10 @@ import { JIT_BUDGETS } from './jit-budget.js';
 import { MAX_DECODE_WORKERS, type DecodeWorkersSetting } from './decode-workers.js';
 import { MAX_WAITING_BUCKETS, MIN_WAITING_BUCKETS, type WaitingBucketsSetting } from './waiting-buckets.js';
 
+/** LevelDB clips max_open_files to 64 table files + 10 others .. 50 000 (SanitizeOptions in db_impl.cc); a value outside is refused rather than clipped */
+export const LEVELDB_MIN_OPEN_FILES = 74;
+export const LEVELDB_MAX_OPEN_FILES = 50_000;
+
 export const port = z.coerce.number().int('must be an integer').min(0, 'must be 0..65535').max(65535, 'must be 0..65535');
 
 export const settingsSchema = z.object({
@@ -55,6 +59,12 @@ export const settingsSchema = z.object({
   memoryHighWater: z.coerce.number().gt(0, 'must be > 0 and <= 1').max(1, 'must be > 0 and <= 1'),
   /** the memory limit in bytes; undefined: the container's cgroup limit, else none (no guard) */
   memoryLimitBytes: z.coerce.number().int('must be an integer').positive('must be > 0').optional(),
+  /** LevelDB's open files: its table cache holds this many less 10 tables open, each mmapped, so it bounds the tables' resident pages (docs/memory.md) */
+  leveldbMaxOpenFiles: z.coerce
+    .number()
+    .int('must be an integer')
+    .min(LEVELDB_MIN_OPEN_FILES, `must be ${LEVELDB_MIN_OPEN_FILES}..${LEVELDB_MAX_OPEN_FILES} (LevelDB's own range)`)
+    .max(LEVELDB_MAX_OPEN_FILES, `must be ${LEVELDB_MIN_OPEN_FILES}..${LEVELDB_MAX_OPEN_FILES} (LevelDB's own range)`),
   deployment: z.object({
     executionMode: z.enum(['auto', 'shadow', 'suggest'], { message: 'must be auto, shadow or suggest' }),
     autoActionConfidence: z.number().min(0, 'must be 0..1').max(1, 'must be 0..1'),
