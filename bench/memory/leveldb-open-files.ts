@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../../api-server/src/storage/open-database.js';
+import { parseSmaps } from './rss-breakdown.js';
 
 const { values } = parseArgs({
   options: { bounds: { type: 'string', default: '74,1000' }, keys: { type: 'string', default: '1200000' }, 'value-bytes': { type: 'string', default: '120' }, reads: { type: 'string', default: '5000' }, rounds: { type: 'string', default: '2' } },
@@ -22,19 +23,10 @@ const [keys, valueBytes, reads, rounds] = [values.keys, values['value-bytes'], v
 const bounds = values.bounds.split(',').map(Number);
 const key = (i: number): string => `k${String(i).padStart(8, '0')}`;
 
-/** the table files under `dir` this process maps, and their resident KB (/proc/self/smaps) */
+/** the table files under `dir` this process maps, and their resident KB */
 function mapped(dir: string): { tables: number; rssKb: number } {
-  const files = new Set<string>();
-  let rssKb = 0;
-  let current: string | undefined;
-  for (const line of readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
-    const head = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
-    if (head !== null) {
-      current = head[1]!.startsWith(dir) && head[1]!.endsWith('.ldb') ? head[1] : undefined;
-      if (current !== undefined) files.add(current);
-    } else if (current !== undefined && line.startsWith('Rss:')) rssKb += Number(line.split(/\s+/)[1]);
-  }
-  return { tables: files.size, rssKb };
+  const tables = parseSmaps(readFileSync('/proc/self/smaps', 'utf8')).filter((m) => m.path.startsWith(dir) && m.path.endsWith('.ldb'));
+  return { tables: new Set(tables.map((m) => m.path)).size, rssKb: tables.reduce((sum, m) => sum + m.rssKb, 0) };
 }
 
 async function round(bound: number): Promise<void> {
