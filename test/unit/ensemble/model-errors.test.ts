@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { errorWindowSums } from '../../../api-server/src/analysis/ensemble/error-slots.js';
+import { ERROR_FIELDS, errorPush, errorPushZeros, errorWindowSums } from '../../../api-server/src/analysis/ensemble/error-slots.js';
 import { ERROR_BLOCK, ERROR_BLOCKS, ModelErrors, SIGMA_BLOCKS } from '../../../api-server/src/analysis/ensemble/model-errors.js';
 
 /** model m's four fields (n, mean, M2, sum of |e|) in slot s */
@@ -148,6 +148,50 @@ describe('model errors (the residuals of five models as sums over blocks of 20 p
           expect(Object.is(all.mae(m), (abs[0] as number) / (n[0] as number))).to.equal(true);
           expect(Object.is(all.mse(m), (sq[0] as number) / (n[0] as number))).to.equal(true);
         }
+      }),
+      { numRuns: 200 },
+    );
+  });
+  it('errorWindowSums (the closed blocks\' kept sums plus the block in progress) is bit for bit a sweep of the 12 newest blocks oldest first, through zero pushes, huge and NaN residuals (property)', () => {
+    // the sweep errorWindowSums made before it kept the closed blocks' sums: every held block's
+    // terms added oldest first from 0
+    const sweep = (e: ModelErrors): number[][] => {
+      const d = e.memory;
+      const points = d[0] as number;
+      const held = Math.min(ERROR_BLOCKS, Math.ceil(points / ERROR_BLOCK));
+      const out = Array.from({ length: e.models }, () => [0, 0, 0]);
+      let i = ((((points - 1) / ERROR_BLOCK) | 0) - held + 1) % ERROR_BLOCKS;
+      for (let b = 0; b < held; b += 1) {
+        for (let m = 0; m < e.models; m += 1) {
+          const s = e.blocksAt + (i * e.models + m) * ERROR_FIELDS;
+          const [n, mean, m2, abs] = [d[s], d[s + 1], d[s + 2], d[s + 3]] as number[];
+          const o = out[m]!;
+          o[0] = o[0]! + n!;
+          o[1] = o[1]! + abs!;
+          o[2] = o[2]! + (m2! + n! * mean! * mean!);
+        }
+        i = i === ERROR_BLOCKS - 1 ? 0 : i + 1;
+      }
+      return out;
+    };
+    const residual = fc.oneof(fc.constant(Number.NaN), fc.constant(0), fc.constant(-0), fc.constant(1e300), fc.double({ noNaN: true }), fc.double({ min: -1e3, max: 1e3, noNaN: true }));
+    // a point: the models' residuals, or null for a push of +0 residuals (the zero fixed point)
+    const point = fc.option(fc.array(residual, { minLength: 3, maxLength: 3 }), { freq: 4 });
+    fc.assert(
+      fc.property(fc.array(point, { minLength: 0, maxLength: 700 }), fc.integer({ min: 1, max: 7 }), (points, every) => {
+        const e = new ModelErrors(3);
+        const [counts, sumAbs, sumSq] = [new Float64Array(3), new Float64Array(3), new Float64Array(3)];
+        points.forEach((r, p) => {
+          if (r === null) errorPushZeros(e.memory, 0, e.blocksAt, 3);
+          else errorPush(e.memory, 0, e.blocksAt, 3, Float64Array.from(r));
+          if (p % every !== 0 && p !== points.length - 1) return;
+          errorWindowSums(e.memory, 0, e.blocksAt, 3, counts, sumAbs, sumSq);
+          const want = sweep(e);
+          for (let m = 0; m < 3; m += 1) {
+            const got = [counts[m], sumAbs[m], sumSq[m]] as number[];
+            got.forEach((v, k) => expect(Object.is(v, want[m]![k]), `point ${p}, model ${m}, field ${k}: ${v} against ${want[m]![k]}`).to.equal(true));
+          }
+        });
       }),
       { numRuns: 200 },
     );

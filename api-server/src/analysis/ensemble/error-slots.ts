@@ -18,7 +18,15 @@
  * they were over a ring of residuals (docs/memory.md has the evaluation), at 1 920 bytes a series
  * instead of 4 800; 40-point blocks would halve that again and move the windows by up to 40.
  *
- * Regions: `errorStats(models)` scalars at `st` (the points pushed), and the blocks at `bl`: slot
+ * The MAE/MSE window's sums of the blocks before the one in progress (count, sum of |e|, sum of
+ * squares per model) are kept among the scalars: they change only when a block starts, so the sums
+ * are added up then, oldest block first as errorWindowSums adds them, and a read adds the block in
+ * progress to them: the same additions in the same order, so the same bits, reading two blocks'
+ * worth of lines instead of twelve (the weights are read every fourth point, the fused series'
+ * confidence every step).
+ *
+ * Regions: `errorStats(models)` scalars at `st` (the points pushed, then the closed blocks' sums),
+ * and the blocks at `bl`: slot
  * s at bl + s * models * FIELDS, model m's four fields next (a push writes one slot: 160 bytes for
  * five models). A region sized for fewer points (`errorBlocksSize(models, room)`) holds the first
  * blocks: while the ring fills, block b is in slot b, so a larger region takes them as a prefix.
@@ -33,8 +41,13 @@ export const ERROR_BLOCKS = ERROR_WINDOW / ERROR_BLOCK;
 /** the blocks sigma reads: 200 points at most */
 export const SIGMA_BLOCKS = 200 / ERROR_BLOCK;
 
-// at st: the points pushed
+// at st: the points pushed, then per model the closed blocks' count, sum of |e| and sum of squares
 const POINTS = 0;
+const CLOSED = 1;
+const CLOSED_COUNT = 0;
+const CLOSED_ABS = 1;
+const CLOSED_SQ = 2;
+const CLOSED_FIELDS = 3;
 // per model in a block
 const N = 0;
 const MEAN = 1;
@@ -46,7 +59,7 @@ export const ERROR_FIELDS = 4;
 const FLOAT_MAX = 3.4028234663852886e38;
 
 /** size of the scalars region for `models` models */
-export const errorStats = (_models: number): number => 1;
+export const errorStats = (models: number): number => CLOSED + CLOSED_FIELDS * models;
 
 /** size of the blocks region of `models` models for `room` points (at most ERROR_BLOCKS blocks) */
 export const errorBlocksSize = (models: number, room: number): number => Math.min(ERROR_BLOCKS, Math.ceil(room / ERROR_BLOCK)) * models * ERROR_FIELDS;
@@ -67,7 +80,10 @@ export function errorPush(d: Float64Array, st: number, bl: number, models: numbe
   const points = (d[st + POINTS] as number) | 0;
   const slot = bl + (((points / ERROR_BLOCK) | 0) % ERROR_BLOCKS) * models * ERROR_FIELDS;
   // a new block empties its slot (the oldest block's, once the ring is full)
-  if (points % ERROR_BLOCK === 0) d.fill(0, slot, slot + models * ERROR_FIELDS);
+  if (points % ERROR_BLOCK === 0) {
+    d.fill(0, slot, slot + models * ERROR_FIELDS);
+    sumClosedBlocks(d, st, bl, models, points);
+  }
   for (let m = 0; m < models; m += 1) {
     let e = residuals[m] as number;
     if (Number.isNaN(e)) continue;
@@ -97,6 +113,7 @@ export function errorPushZeros(d: Float64Array, st: number, bl: number, models: 
   const slot = bl + (((points / ERROR_BLOCK) | 0) % ERROR_BLOCKS) * models * ERROR_FIELDS;
   if (points % ERROR_BLOCK === 0) {
     d.fill(0, slot, slot + models * ERROR_FIELDS);
+    sumClosedBlocks(d, st, bl, models, points);
     for (let m = 0; m < models; m += 1) d[slot + m * ERROR_FIELDS + N] = 1;
   } else {
     for (let m = 0; m < models; m += 1) d[slot + m * ERROR_FIELDS + N] = (d[slot + m * ERROR_FIELDS + N] as number) + 1;
@@ -116,30 +133,54 @@ function heldBlocks(points: number, most: number): number {
 }
 
 /**
+ * The closed blocks' sums at a block's start (`points`: the points pushed before its first), per
+ * model over the blocks before it that stay in the MAE/MSE window (at most ERROR_BLOCKS - 1),
+ * oldest first from 0, as errorWindowSums added them. A block's sum of squares is M2 + n * mean^2
+ * (two non-negative terms).
+ */
+function sumClosedBlocks(d: Float64Array, st: number, bl: number, models: number, points: number): void {
+  const closed = Math.min(ERROR_BLOCKS - 1, (points / ERROR_BLOCK) | 0);
+  const stride = models * ERROR_FIELDS;
+  const sums = st + CLOSED;
+  d.fill(0, sums, sums + CLOSED_FIELDS * models);
+  let i = (((points / ERROR_BLOCK) | 0) - closed) % ERROR_BLOCKS;
+  for (let b = 0; b < closed; b += 1) {
+    let s = bl + i * stride;
+    let c = sums;
+    for (let m = 0; m < models; m += 1, s += ERROR_FIELDS, c += CLOSED_FIELDS) {
+      const k = d[s + N] as number;
+      const mean = d[s + MEAN] as number;
+      d[c + CLOSED_COUNT] = (d[c + CLOSED_COUNT] as number) + k;
+      d[c + CLOSED_ABS] = (d[c + CLOSED_ABS] as number) + (d[s + SUM_ABS] as number);
+      // an empty block holds n = mean = M2 = 0: adds 0
+      d[c + CLOSED_SQ] = (d[c + CLOSED_SQ] as number) + ((d[s + M2] as number) + k * mean * mean);
+    }
+    i = i === ERROR_BLOCKS - 1 ? 0 : i + 1;
+  }
+}
+
+/**
  * every model's count, sum of |e| and sum of e^2 over the 12 newest blocks (the MAE/MSE window:
- * MAE = sumAbs / count, MSE = sumSq / count) in one pass over them, each model's sums added
- * oldest block first: `counts[m]`, `sumAbs[m]`, `sumSq[m]` for m < models. A block's sum of
- * squares is M2 + n * mean^2 (two non-negative terms)
+ * MAE = sumAbs / count, MSE = sumSq / count): `counts[m]`, `sumAbs[m]`, `sumSq[m]` for m <
+ * models. Each is the closed blocks' sum (sumClosedBlocks, kept since the block in progress
+ * started) plus the block in progress's: every block's term added oldest block first.
  */
 export function errorWindowSums(d: Float64Array, st: number, bl: number, models: number, counts: Float64Array, sumAbs: Float64Array, sumSq: Float64Array): void {
   const points = (d[st + POINTS] as number) | 0;
-  const held = heldBlocks(points, ERROR_BLOCKS);
-  const stride = models * ERROR_FIELDS;
-  counts.fill(0, 0, models);
-  sumAbs.fill(0, 0, models);
-  sumSq.fill(0, 0, models);
-  let i = oldestSlot(points, held);
-  for (let b = 0; b < held; b += 1) {
-    let s = bl + i * stride;
-    for (let m = 0; m < models; m += 1, s += ERROR_FIELDS) {
-      const k = d[s + N] as number;
-      const mean = d[s + MEAN] as number;
-      counts[m] = (counts[m] as number) + k;
-      sumAbs[m] = (sumAbs[m] as number) + (d[s + SUM_ABS] as number);
-      // an empty block holds n = mean = M2 = 0: adds 0
-      sumSq[m] = (sumSq[m] as number) + ((d[s + M2] as number) + k * mean * mean);
-    }
-    i = i === ERROR_BLOCKS - 1 ? 0 : i + 1;
+  if (points === 0) {
+    counts.fill(0, 0, models);
+    sumAbs.fill(0, 0, models);
+    sumSq.fill(0, 0, models);
+    return;
+  }
+  let s = bl + (((points - 1) / ERROR_BLOCK) | 0) % ERROR_BLOCKS * models * ERROR_FIELDS;
+  let c = st + CLOSED;
+  for (let m = 0; m < models; m += 1, s += ERROR_FIELDS, c += CLOSED_FIELDS) {
+    const k = d[s + N] as number;
+    const mean = d[s + MEAN] as number;
+    counts[m] = (d[c + CLOSED_COUNT] as number) + k;
+    sumAbs[m] = (d[c + CLOSED_ABS] as number) + (d[s + SUM_ABS] as number);
+    sumSq[m] = (d[c + CLOSED_SQ] as number) + ((d[s + M2] as number) + k * mean * mean);
   }
 }
 
