@@ -95,7 +95,8 @@ export class ChangeEnvelope {
   static fromJSON(state: ChangeEnvelopeState, config: EnvelopeConfig = DEFAULT_ENVELOPE): ChangeEnvelope {
     const env = new ChangeEnvelope(config);
     for (const [name, e] of Object.entries(state)) {
-      const at = env.rowOf(name) < 0 ? env.addRow(name) : env.rowOf(name);
+      // a record's names are distinct: one new row each
+      const at = env.addRow(name);
       const pending = config.lagSteps === 0 ? [] : e.pending.slice(-config.lagSteps);
       env.rows[at + PEAK] = e.peak;
       env.rows[at + HELD] = pending.length;

@@ -135,8 +135,8 @@ function heldBlocks(points: number, most: number): number {
 /**
  * The closed blocks' sums at a block's start (`points`: the points pushed before its first), per
  * model over the blocks before it that stay in the MAE/MSE window (at most ERROR_BLOCKS - 1),
- * oldest first from 0, as errorWindowSums added them. A block's sum of squares is M2 + n * mean^2
- * (two non-negative terms).
+ * added oldest first from 0, so that errorWindowSums' adding the block in progress last gives a
+ * sweep's sums bit for bit. A block's sum of squares is M2 + n * mean^2 (two non-negative terms).
  */
 function sumClosedBlocks(d: Float64Array, st: number, bl: number, models: number, points: number): void {
   const closed = Math.min(ERROR_BLOCKS - 1, (points / ERROR_BLOCK) | 0);

@@ -1,6 +1,6 @@
 /**
  * Residual records of `models` models with storage of their own (the arithmetic is
- * error-slots.ts): the points pushed and the twelve blocks in one Float64Array. A series keeps its
+ * error-slots.ts): the points pushed, the closed blocks' sums and the twelve blocks in one Float64Array. A series keeps its
  * models' residual blocks inside its own memory instead (series-memory.ts).
  */
 import { ERROR_BLOCKS, ERROR_BLOCK, errorBlocksSize, errorPush, errorSigma, errorStats, errorWindowSums } from './error-slots.js';
@@ -25,7 +25,7 @@ export class ModelErrors {
     this.d = new Float64Array(this.bl + errorBlocksSize(models, ERROR_BLOCKS * ERROR_BLOCK));
   }
 
-  /** the memory (the points pushed at 0, the blocks from `blocksAt`) */
+  /** the memory (the points pushed at 0, then the closed blocks' sums; the blocks from `blocksAt`) */
   get memory(): Float64Array {
     return this.d;
   }
