@@ -9,7 +9,10 @@
  * The exposition is the one prom-client's Gauges give for the same sets: the series of a gauge in
  * the order their workloads were first set, a workload's svc_kpi series in SIGNAL_NAMES order and
  * `fused_rupture_index` last, labels in the order namespace, kind, workload, signal
- * (test/unit/observability/workload-gauges.test.ts compares the two).
+ * (test/unit/observability/workload-gauges.test.ts compares the two). A scrape through
+ * observability/exposition.ts reads each series' line straight from the rows (`seriesLines`);
+ * prom-client's own formatting (registry.metrics(), getSingleMetricAsString) reads the same series
+ * as value objects (`get`), 16 objects and more a workload a scrape.
  */
 import { Gauge, type Registry } from 'prom-client';
 import type { WorkloadSnapshot } from '../analysis/contract.js';
@@ -32,11 +35,13 @@ interface Row {
 type Values = { value: number; labels: Record<string, string> }[];
 
 /** a Gauge whose series are read from the rows when it is collected (it holds none itself) */
-class RowGauge extends Gauge<string> {
+export class RowGauge extends Gauge<string> {
   constructor(
-    meta: { name: string; help: string; labelNames: string[] },
+    private readonly meta: { name: string; help: string; labelNames: string[] },
     registry: Registry,
     private readonly read: () => Values,
+    /** each series' line of the exposition, `name{labels} value`, in the order `read` gives them */
+    readonly seriesLines: () => Iterable<string>,
   ) {
     super({ ...meta, registers: [registry] });
   }
@@ -45,7 +50,21 @@ class RowGauge extends Gauge<string> {
   override async get(): ReturnType<Gauge<string>['get']> {
     return { ...(await super.get()), values: this.read() };
   }
+
+  /** the exposition's HELP and TYPE lines, as prom-client writes them */
+  headLines(): string {
+    const name = escapeText(this.meta.name);
+    return `# HELP ${name} ${escapeText(this.meta.help)}\n# TYPE ${name} gauge`;
+  }
 }
+
+/** prom-client's escaping of a metric's name and help (registry.js escapeString) */
+const escapeText = (s: string): string => s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
+/** prom-client's escaping of a label value (registry.js escapeLabelValue) */
+const escapeLabel = (s: string): string => escapeText(s).replace(/"/g, '\\"');
+/** prom-client's sample value (util.js getValueAsString) */
+const valueText = (v: number): string => (Number.isNaN(v) ? 'Nan' : v === Infinity ? '+Inf' : v === -Infinity ? '-Inf' : `${v}`);
+const KPI_SIGNAL_LABELS = KPI_SIGNALS.map((signal) => `signal="${escapeLabel(signal)}"} `);
 
 export class WorkloadGauges {
   /** workload key → its row, in the order the workloads were first set */
@@ -59,14 +78,14 @@ export class WorkloadGauges {
 
   /** registers svc_kpi in `registry` (the registry lists its metrics in the order they were registered) */
   registerKpi(registry: Registry): void {
-    new RowGauge({ name: 'svc_kpi', help: 'KPI signal value per workload (signal includes fused_rupture_index)', labelNames: ['namespace', 'kind', 'workload', 'signal'] }, registry, () => this.kpiValues());
+    new RowGauge({ name: 'svc_kpi', help: 'KPI signal value per workload (signal includes fused_rupture_index)', labelNames: ['namespace', 'kind', 'workload', 'signal'] }, registry, () => this.kpiValues(), () => this.kpiLines());
   }
 
   /** registers rpt_kpi_healthscore, rpt_kpi_stress and rpt_kpi_fatigue in `registry`, in this order */
   registerHostGauges(registry: Registry): void {
-    new RowGauge({ name: 'rpt_kpi_healthscore', help: 'health_score (0..1)', labelNames: ['host'] }, registry, () => this.hostValues(HEALTH));
-    new RowGauge({ name: 'rpt_kpi_stress', help: 'stress (0..1)', labelNames: ['host'] }, registry, () => this.hostValues(STRESS));
-    new RowGauge({ name: 'rpt_kpi_fatigue', help: 'fatigue (0..1)', labelNames: ['host'] }, registry, () => this.hostValues(FATIGUE));
+    new RowGauge({ name: 'rpt_kpi_healthscore', help: 'health_score (0..1)', labelNames: ['host'] }, registry, () => this.hostValues(HEALTH), () => this.hostLines('rpt_kpi_healthscore', HEALTH));
+    new RowGauge({ name: 'rpt_kpi_stress', help: 'stress (0..1)', labelNames: ['host'] }, registry, () => this.hostValues(STRESS), () => this.hostLines('rpt_kpi_stress', STRESS));
+    new RowGauge({ name: 'rpt_kpi_fatigue', help: 'fatigue (0..1)', labelNames: ['host'] }, registry, () => this.hostValues(FATIGUE), () => this.hostLines('rpt_kpi_fatigue', FATIGUE));
   }
 
   /** the workloads with a row */
@@ -99,6 +118,18 @@ export class WorkloadGauges {
       for (let i = 0; i <= FUSED; i++) out.push({ value: row.values[i]!, labels: { ...row.ref, signal: KPI_SIGNALS[i]! } });
     }
     return out;
+  }
+
+  private *kpiLines(): Generator<string> {
+    for (const row of this.rows.values()) {
+      if (row.ref === undefined) continue;
+      const head = `svc_kpi{namespace="${escapeLabel(row.ref.namespace)}",kind="${escapeLabel(row.ref.kind)}",workload="${escapeLabel(row.ref.workload)}",`;
+      for (let i = 0; i <= FUSED; i++) yield `${head}${KPI_SIGNAL_LABELS[i]!}${valueText(row.values[i]!)}`;
+    }
+  }
+
+  private *hostLines(name: string, slot: number): Generator<string> {
+    for (const [host, row] of this.hosts) yield `${name}{host="${escapeLabel(host)}"} ${valueText(row.values[slot]!)}`;
   }
 
   private hostValues(slot: number): Values {

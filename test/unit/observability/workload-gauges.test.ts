@@ -3,6 +3,8 @@ import fc from 'fast-check';
 import { Gauge, Registry } from 'prom-client';
 import type { WorkloadSnapshot } from '../../../api-server/src/analysis/contract.js';
 import { SelfMetrics } from '../../../api-server/src/observability/self-metrics.js';
+import { exposition } from '../../../api-server/src/observability/exposition.js';
+import { WorkloadGauges } from '../../../api-server/src/observability/workload-gauges.js';
 import { legacyHostOf, parseWorkloadKey } from '../../../api-server/src/model/workload-key.js';
 import { SIGNAL_NAMES } from '../../../api-server/src/model/signals.js';
 
@@ -34,6 +36,13 @@ class Reference {
     this.stress.set({ host }, s.signals.stress.value);
     this.fatigue.set({ host }, s.signals.fatigue.value);
   }
+}
+
+/** the exposition's parts, each checked to be at most `partChars` plus one series line long */
+async function parts(registry: Registry, partChars: number): Promise<string[]> {
+  const out: string[] = [];
+  for await (const part of exposition(registry, partChars)) out.push(part);
+  return out;
 }
 
 const FAMILIES = ['svc_kpi', 'rpt_kpi_healthscore', 'rpt_kpi_stress', 'rpt_kpi_fatigue'];
@@ -89,5 +98,45 @@ describe('workload gauges (svc_kpi, rpt_kpi_*): one row per workload', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it("writes in parts the text registry.metrics() gives, the row gauges' lines straight from their rows (any snapshots, escaped labels, any part size)", async () => {
+    const keys = ['ns/Deployment/a', 'default/host/h', 'h', 'x/y', 'q/Deployment/a b"c\\d', 'n\\s/Kind/line\nbreak', 'default/host/"q"'];
+    const value = fc.oneof(fc.double(), fc.constantFrom(Number.NaN, -0, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY));
+    const step = fc.record({ key: fc.constantFrom(...keys), values: fc.array(value, { minLength: 10, maxLength: 10 }), fusedR: value });
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 30 }), fc.integer({ min: 1, max: 400 }), async (steps, partChars) => {
+        // the row gauges among prom-client metrics of their own (one with labels to escape), as SelfMetrics registers them
+        const registry = new Registry();
+        const gauges = new WorkloadGauges();
+        const counter = new Gauge({ name: 'c_before', help: 'a "help"\nwith \\ escapes', labelNames: ['l'], registers: [registry] });
+        gauges.registerKpi(registry);
+        new Gauge({ name: 'c_between', help: 'no series', registers: [registry] });
+        gauges.registerHostGauges(registry);
+        for (const s of steps) {
+          gauges.set(snapshot(s.key, s.values, s.fusedR, 'stable'));
+          counter.set({ l: s.key }, s.fusedR);
+        }
+        const got = await parts(registry, partChars);
+        expect(got.join('')).to.equal(await registry.metrics());
+        // a part is handed on once it reaches partChars: none is longer than that plus the longest line (or metric text) that made it
+        const longest = Math.max(...(await registry.metrics()).split('\n\n').map((m) => m.length + 2));
+        for (const p of got) expect(p.length).to.be.at.most(partChars + longest);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('serves the exposition of 2 000 workloads in parts of about 64 K characters, the same text as registry.metrics()', async () => {
+    const registry = new Registry();
+    const gauges = new WorkloadGauges();
+    gauges.registerKpi(registry);
+    gauges.registerHostGauges(registry);
+    for (let w = 0; w < 2000; w++) gauges.set(snapshot(`ns${w % 7}/Deployment/w${w}`, Array.from({ length: 10 }, (_, i) => (w * 10 + i) / 997), w / 3, 'stable'));
+    const got = await parts(registry, 64 * 1024);
+    expect(got.join('')).to.equal(await registry.metrics());
+    // 2 000 × (11 + 3) series of ~90 characters: ~2.5 M characters in ~40 parts, none much above 64 K
+    expect(got.length).to.be.within(30, 60);
+    for (const p of got) expect(p.length).to.be.below(64 * 1024 + 200);
   });
 });

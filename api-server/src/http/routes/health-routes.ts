@@ -1,6 +1,8 @@
 /** /health (alias /version), /ready and /metrics: open, no key (api.md §2). */
+import { Readable } from 'node:stream';
 import type { Router, RouterContext } from '@koa/router';
 import { notReady } from '../../model/http-errors.js';
+import { exposition } from '../../observability/exposition.js';
 import type { ServiceContext } from '../service-context.js';
 
 /** the members of the service context these routes use */
@@ -35,6 +37,7 @@ export function registerHealthRoutes(router: Router, svc: HealthRoutesContext): 
   });
   router.get('/metrics', async (ctx) => {
     ctx.set('Content-Type', svc.metrics.registry.contentType);
-    ctx.body = await svc.metrics.registry.metrics();
+    // in parts, never one string of the whole text (observability/exposition.ts)
+    ctx.body = Readable.from(exposition(svc.metrics.registry), { objectMode: false });
   });
 }

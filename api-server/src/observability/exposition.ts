@@ -1,0 +1,42 @@
+/**
+ * The /metrics text, in parts: the same text as prom-client's `registry.metrics()` (Prometheus
+ * text format 0.0.4; the registry is never switched to OpenMetrics), its metrics in the registry's
+ * order, each one's text as the registry gives it, but the row gauges' series (workload-gauges.ts)
+ * written line by line straight from their rows and handed on in parts of about PART characters.
+ *
+ * Why: with per-workload series the text grows with the workloads (16 series a workload, ~7 MB at
+ * 5 000 workloads), and prom-client builds it from a value object and a labels object per series,
+ * then one string of the whole text: 230-400 ms of the main thread and ~60 MB of garbage a scrape
+ * at 5 000 workloads (measured in docs/memory.md), the text itself a single object in V8's
+ * large-object space. Here no series object is made and no part is larger than about PART.
+ */
+import type { Registry } from 'prom-client';
+import { RowGauge } from './workload-gauges.js';
+
+/** a part is handed on once it is this long (UTF-16 units) */
+const PART = 64 * 1024;
+
+export async function* exposition(registry: Registry, partChars = PART): AsyncGenerator<string> {
+  let part = '';
+  let first = true;
+  for (const metric of registry.getMetricsAsArray()) {
+    // prom-client joins the metrics' texts with a blank line and ends the whole with a newline
+    if (!first) part += '\n\n';
+    first = false;
+    if (metric instanceof RowGauge) {
+      part += metric.headLines();
+      for (const line of metric.seriesLines()) {
+        part += `\n${line}`;
+        if (part.length >= partChars) {
+          yield part;
+          part = '';
+        }
+      }
+    } else part += await registry.getSingleMetricAsString(metric.name);
+    if (part.length >= partChars) {
+      yield part;
+      part = '';
+    }
+  }
+  yield `${part}\n`;
+}
