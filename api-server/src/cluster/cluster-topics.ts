@@ -9,6 +9,15 @@
 import { Admin } from '../kafka/kafka-client.js';
 import { topicAlreadyExists } from '../kafka/kafka-errors.js';
 
+/**
+ * The state topic's `max.message.bytes`: a record batch (one partition's records of one produce
+ * request) the broker takes. A state write is at most STATE_WRITE_BYTES of values (state-ledger.ts)
+ * unless one state is larger: a workload's state grows with its pods (~10 KB each), so the
+ * broker's default of 1 MB would refuse the state of a workload of ~100 pods at every checkpoint.
+ * 8 MiB; an existing topic keeps its own (README, cluster mode).
+ */
+export const STATE_TOPIC_MAX_MESSAGE_BYTES = 8 * 1_048_576;
+
 export interface TopicLayout {
   partitions: number;
 }
@@ -37,7 +46,7 @@ export async function ensureClusterTopics(brokers: string[], names: ClusterTopic
     }
     if (!existing.has(stateTopic)) {
       await admin
-        .createTopics({ topics: [stateTopic], partitions, replicas: 1, configs: [{ name: 'cleanup.policy', value: 'compact' }] })
+        .createTopics({ topics: [stateTopic], partitions, replicas: 1, configs: [{ name: 'cleanup.policy', value: 'compact' }, { name: 'max.message.bytes', value: String(STATE_TOPIC_MAX_MESSAGE_BYTES) }] })
         .catch((e: unknown) => {
           if (!topicAlreadyExists(e)) throw e;
         });

@@ -39,6 +39,7 @@ import { closeConsumer } from './partition-reader.js';
 import { PartitionStates, RESTORE_RETRY_FIRST_MS, type ClusterLog } from './partition-states.js';
 import { SerialProducer, type OutgoingRecord } from './serial-producer.js';
 import { settleWithin } from './settle-within.js';
+import { sendPendingStates } from './state-ledger.js';
 import { viewKey } from './state-records.js';
 import { decodeTelemetry, latestTimeMs, TelemetryRecordError } from './telemetry-codec.js';
 import { partitionOf } from './workload-partition.js';
@@ -275,16 +276,15 @@ export class PartitionOwner {
     // the offsets above settle every record whose bucket is processed, so the state of every
     // workload that processed a bucket since its last write goes with them (read off the analysis
     // itself: afterStep, which publishes the views, runs only once a tick is stored)
-    const write = this.states.ledger.pending((p) => this.states.restored.has(p) && this.assigned.has(p));
+    const ours = (p: number): boolean => this.states.restored.has(p) && this.assigned.has(p);
     try {
-      if (write.messages.length > 0) await this.producer.send(write.messages);
-      // still ours: a workload released meanwhile has no written state to track here
-      this.states.ledger.confirm(write, (p) => this.states.restored.has(p) && this.assigned.has(p));
+      // in writes of bounded size, each confirmed only while still ours: a workload released meanwhile has no written state to track here
+      await sendPendingStates(this.states.ledger, this.producer, ours, ours);
       // commit only partitions still ours: a commit for a partition that moved would rewind its new owner
       const still = offsets.filter((o) => this.assigned.has(o.partition));
       if (still.length > 0) await this.consumer.commit({ offsets: still });
     } catch (error) {
-      this.options.log.warn({ err: error, states: write.workloads.length }, 'cluster: checkpoint failed; the next one retries (a new owner would replay from the previous one)');
+      this.options.log.warn({ err: error }, 'cluster: checkpoint failed; the next one retries (a new owner would replay from the previous one)');
     }
   }
 }

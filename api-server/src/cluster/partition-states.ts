@@ -16,7 +16,7 @@ import { RecentAnomalies } from './recent-anomalies.js';
 import { ReplayOffsets } from './replay-offsets.js';
 import type { SerialProducer } from './serial-producer.js';
 import { settleWithin } from './settle-within.js';
-import { StateLedger } from './state-ledger.js';
+import { sendPendingStates, StateLedger } from './state-ledger.js';
 import { partitionOf } from './workload-partition.js';
 
 /** the cluster code's logger (pino's shape) */
@@ -108,12 +108,9 @@ export class PartitionStates {
     const run = this.flushing.then(async () => {
       this.pipeline.drain();
       const wanted = new Set(partitions.filter((p) => this.restored.has(p)));
-      const write = this.ledger.pending((p) => wanted.has(p));
-      if (write.messages.length === 0) return;
-      await this.producer.send(write.messages);
-      // a partition released meanwhile has nothing to track here
-      this.ledger.confirm(write, (p) => this.restored.has(p));
-      this.options.log.info({ partitions: [...wanted], states: write.workloads.length }, 'cluster: states written for the hand-over');
+      // in writes of bounded size; a partition released meanwhile has nothing to track here
+      const states = await sendPendingStates(this.ledger, this.producer, (p) => wanted.has(p), (p) => this.restored.has(p));
+      if (states > 0) this.options.log.info({ partitions: [...wanted], states }, 'cluster: states written for the hand-over');
     });
     this.flushing = run.catch((error: unknown) => this.options.log.warn({ err: error }, 'cluster: writing hand-over states failed'));
     return run;
