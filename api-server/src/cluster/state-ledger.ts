@@ -49,22 +49,9 @@ export class StateLedger {
 
   /**
    * The records of partitions `include` accepts: the state of every workload that processed a
-   * bucket since its last write, then the read position where it moved since its last write, in
-   * one write (`writes` splits them).
-   */
-  pending(include: (partition: number) => boolean): StateWrite {
-    const out = emptyWrite();
-    for (const w of this.writes(include, Number.POSITIVE_INFINITY)) {
-      out.messages.push(...w.messages);
-      out.workloads.push(...w.workloads);
-      out.positions.push(...w.positions);
-    }
-    return out;
-  }
-
-  /**
-   * The records of `pending` as writes of at most `maxBytes` of record values each (a state larger
-   * than that alone in its write), each state exported and encoded only when its write is asked
+   * bucket since its last write, then the read position where it moved since its last write; as
+   * writes of at most `maxBytes` of record values each (a state larger than that alone in its
+   * write; Infinity: one write), each state exported and encoded only when its write is asked
    * for: a checkpoint holds one write's states at a time, not every owned workload's (~165-200 KB
    * of JSON each at full windows), and no produce request carries more than the broker takes in
    * one partition's record batch (`message.max.bytes`, 1 MB by default). The read positions go in

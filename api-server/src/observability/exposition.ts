@@ -4,11 +4,13 @@
  * order, each one's text as the registry gives it, but the row gauges' series (workload-gauges.ts)
  * written line by line straight from their rows and handed on in parts of about PART characters.
  *
- * Why: with per-workload series the text grows with the workloads (16 series a workload, ~7 MB at
- * 5 000 workloads), and prom-client builds it from a value object and a labels object per series,
- * then one string of the whole text: 230-400 ms of the main thread and ~60 MB of garbage a scrape
- * at 5 000 workloads (measured in docs/memory.md), the text itself a single object in V8's
- * large-object space. Here no series object is made and no part is larger than about PART.
+ * Why: with per-workload series the text grows with the workloads (16 series a workload, 6.4 M
+ * characters at 5 000 workloads), and prom-client builds it from a value object and a labels
+ * object per series, then one string of the whole text, an object of its own in V8's large-object
+ * space: 197-217 ms of the main thread and 43-49 MB of garbage a scrape at 5 000 workloads, against
+ * 32-44 ms and 6-10 MB this way (bench/memory/metrics-scrape.ts, docs/memory.md "A scrape of
+ * /metrics"). Here no series object is made and no part is much larger than PART (the metrics
+ * prom-client formats, rpt_rupture_index's among them, come as one string each).
  */
 import type { Registry } from 'prom-client';
 import { RowGauge } from './workload-gauges.js';

@@ -40,8 +40,8 @@ export class RowGauge extends Gauge<string> {
     private readonly meta: { name: string; help: string; labelNames: string[] },
     registry: Registry,
     private readonly read: () => Values,
-    /** each series' line of the exposition, `name{labels} value`, in the order `read` gives them */
-    readonly seriesLines: () => Iterable<string>,
+    /** each series' line of the exposition, `name{labels} value` for the (escaped) name given, in the order `read` gives them */
+    private readonly lines: (name: string) => Iterable<string>,
   ) {
     super({ ...meta, registers: [registry] });
   }
@@ -55,6 +55,11 @@ export class RowGauge extends Gauge<string> {
   headLines(): string {
     const name = escapeText(this.meta.name);
     return `# HELP ${name} ${escapeText(this.meta.help)}\n# TYPE ${name} gauge`;
+  }
+
+  /** the exposition's line of each series, as prom-client writes them */
+  seriesLines(): Iterable<string> {
+    return this.lines(escapeText(this.meta.name));
   }
 }
 
@@ -78,14 +83,14 @@ export class WorkloadGauges {
 
   /** registers svc_kpi in `registry` (the registry lists its metrics in the order they were registered) */
   registerKpi(registry: Registry): void {
-    new RowGauge({ name: 'svc_kpi', help: 'KPI signal value per workload (signal includes fused_rupture_index)', labelNames: ['namespace', 'kind', 'workload', 'signal'] }, registry, () => this.kpiValues(), () => this.kpiLines());
+    new RowGauge({ name: 'svc_kpi', help: 'KPI signal value per workload (signal includes fused_rupture_index)', labelNames: ['namespace', 'kind', 'workload', 'signal'] }, registry, () => this.kpiValues(), (name) => this.kpiLines(name));
   }
 
   /** registers rpt_kpi_healthscore, rpt_kpi_stress and rpt_kpi_fatigue in `registry`, in this order */
   registerHostGauges(registry: Registry): void {
-    new RowGauge({ name: 'rpt_kpi_healthscore', help: 'health_score (0..1)', labelNames: ['host'] }, registry, () => this.hostValues(HEALTH), () => this.hostLines('rpt_kpi_healthscore', HEALTH));
-    new RowGauge({ name: 'rpt_kpi_stress', help: 'stress (0..1)', labelNames: ['host'] }, registry, () => this.hostValues(STRESS), () => this.hostLines('rpt_kpi_stress', STRESS));
-    new RowGauge({ name: 'rpt_kpi_fatigue', help: 'fatigue (0..1)', labelNames: ['host'] }, registry, () => this.hostValues(FATIGUE), () => this.hostLines('rpt_kpi_fatigue', FATIGUE));
+    new RowGauge({ name: 'rpt_kpi_healthscore', help: 'health_score (0..1)', labelNames: ['host'] }, registry, () => this.hostValues(HEALTH), (name) => this.hostLines(name, HEALTH));
+    new RowGauge({ name: 'rpt_kpi_stress', help: 'stress (0..1)', labelNames: ['host'] }, registry, () => this.hostValues(STRESS), (name) => this.hostLines(name, STRESS));
+    new RowGauge({ name: 'rpt_kpi_fatigue', help: 'fatigue (0..1)', labelNames: ['host'] }, registry, () => this.hostValues(FATIGUE), (name) => this.hostLines(name, FATIGUE));
   }
 
   /** the workloads with a row */
@@ -120,10 +125,10 @@ export class WorkloadGauges {
     return out;
   }
 
-  private *kpiLines(): Generator<string> {
+  private *kpiLines(name: string): Generator<string> {
     for (const row of this.rows.values()) {
       if (row.ref === undefined) continue;
-      const head = `svc_kpi{namespace="${escapeLabel(row.ref.namespace)}",kind="${escapeLabel(row.ref.kind)}",workload="${escapeLabel(row.ref.workload)}",`;
+      const head = `${name}{namespace="${escapeLabel(row.ref.namespace)}",kind="${escapeLabel(row.ref.kind)}",workload="${escapeLabel(row.ref.workload)}",`;
       for (let i = 0; i <= FUSED; i++) yield `${head}${KPI_SIGNAL_LABELS[i]!}${valueText(row.values[i]!)}`;
     }
   }

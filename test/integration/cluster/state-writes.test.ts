@@ -57,7 +57,7 @@ describe('cluster: a checkpoint of full-window states on a real broker', functio
     const producer = new SerialProducer([broker.bootstrap], 'test-state-writes');
     try {
       // as checkpoints were sent: every pending state in one produce request
-      const refused = await producer.send(ledger.pending(all).messages).then(
+      const refused = await producer.send([...ledger.writes(all, Number.POSITIVE_INFINITY)].flatMap((w) => w.messages)).then(
         () => undefined,
         (error: unknown) => error,
       );
@@ -66,7 +66,7 @@ describe('cluster: a checkpoint of full-window states on a real broker', functio
       const written = await sendPendingStates(ledger, producer, all, all);
       expect(written).to.equal(60);
       // acknowledged and confirmed: nothing pending
-      expect(ledger.pending(all).messages).to.deep.equal([]);
+      expect([...ledger.writes(all, Number.POSITIVE_INFINITY)]).to.deep.equal([]);
       const records = (await readTopic(broker.bootstrap, names.state, 61, 60_000)).filter((r) => r.key?.startsWith('s|'));
       expect(records).to.have.length(60);
       for (const r of records) expect(r.value, r.key).to.equal(exported.get(r.key!.slice(2)));
