@@ -1,19 +1,23 @@
 /**
  * The /metrics text, in parts: the same text as prom-client's `registry.metrics()` (Prometheus
  * text format 0.0.4; the registry is never switched to OpenMetrics), its metrics in the registry's
- * order, each one's text as the registry gives it, but the row gauges' series (workload-gauges.ts)
- * written line by line straight from their rows and handed on in parts of about PART characters.
+ * order, each one's text as the registry gives it, but the row gauges' series (RowGauge,
+ * row-gauge.ts: svc_kpi and rpt_kpi_* in workload-gauges.ts, rpt_rupture_index and
+ * rpt_time_to_failure_seconds in rupture-gauges.ts) written line by line straight from their rows
+ * and handed on in parts of about PART characters.
  *
  * Why: with per-workload series the text grows with the workloads (16 series a workload, 6.4 M
  * characters at 5 000 workloads), and prom-client builds it from a value object and a labels
  * object per series, then one string of the whole text, an object of its own in V8's large-object
- * space: 197-217 ms of the main thread and 43-49 MB of garbage a scrape at 5 000 workloads, against
- * 32-44 ms and 6-10 MB this way (bench/memory/metrics-scrape.ts, docs/memory.md "A scrape of
- * /metrics"). Here no series object is made and no part is much larger than PART (the metrics
- * prom-client formats, rpt_rupture_index's among them, come as one string each).
+ * space: at 5 000 workloads a scrape allocates 211-214 MB that way and 32-36 MB this way, its
+ * largest string 6 406 K characters against 66 K, in 234-441 against 19-75 ms of the main thread
+ * on a loaded machine (bench/memory/metrics-scrape.ts, docs/memory.md "A scrape of /metrics"). Here
+ * no series object is made and no part is much larger than PART (the metrics prom-client formats,
+ * the process metrics and the counters, come as one string each, none of them with series per
+ * workload).
  */
 import type { Registry } from 'prom-client';
-import { RowGauge } from './workload-gauges.js';
+import { RowGauge } from './row-gauge.js';
 
 /** a part is handed on once it is this long (UTF-16 units) */
 const PART = 64 * 1024;

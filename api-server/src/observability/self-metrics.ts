@@ -12,15 +12,15 @@
  */
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { WorkloadSnapshot } from '../analysis/contract.js';
-import { legacyHostOf } from '../model/workload-key.js';
+import { RuptureGauges } from './rupture-gauges.js';
 import { WorkloadGauges } from './workload-gauges.js';
 
 export class SelfMetrics {
   readonly registry = new Registry();
   /** svc_kpi and rpt_kpi_{healthscore,stress,fatigue}: one row per workload (workload-gauges.ts) */
   private readonly workloadGauges = new WorkloadGauges();
-  private readonly ruptureIndex: Gauge;
-  private readonly ttf: Gauge;
+  /** rpt_rupture_index and rpt_time_to_failure_seconds: one row per host and primary metric (rupture-gauges.ts) */
+  private readonly ruptureGauges = new RuptureGauges();
   private readonly actions: Counter;
   private readonly ingested: Counter;
   private readonly replayed: Counter;
@@ -39,8 +39,7 @@ export class SelfMetrics {
     const r = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     this.workloadGauges.registerKpi(this.registry);
-    this.ruptureIndex = new Gauge({ name: 'rpt_rupture_index', help: 'FusedR per host and primary metric', labelNames: ['host', 'metric', 'severity'], registers: r });
-    this.ttf = new Gauge({ name: 'rpt_time_to_failure_seconds', help: 'estimated time to failure of the primary metric', labelNames: ['host', 'metric'], registers: r });
+    this.ruptureGauges.register(this.registry);
     this.workloadGauges.registerHostGauges(this.registry);
     this.actions = new Counter({ name: 'rpt_actions_total', help: 'action engine outcomes', labelNames: ['type', 'tier', 'outcome'], registers: r });
     this.ingested = new Counter({ name: 'rpt_ingest_samples_total', help: 'accepted metric points, log records and spans', labelNames: ['source'], registers: r });
@@ -124,10 +123,6 @@ export class SelfMetrics {
 
   snapshot(s: WorkloadSnapshot, ttfSeconds: number | undefined): void {
     this.workloadGauges.set(s);
-    const host = legacyHostOf(s.key);
-    const metric = s.sources.primaryMetric ?? 'none';
-    this.ruptureIndex.remove({ host, metric, severity: 'stable' });
-    this.ruptureIndex.set({ host, metric, severity: s.state }, s.fusedR);
-    if (ttfSeconds !== undefined) this.ttf.set({ host, metric }, ttfSeconds);
+    this.ruptureGauges.set(s, ttfSeconds);
   }
 }

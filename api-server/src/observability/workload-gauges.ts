@@ -9,15 +9,17 @@
  * The exposition is the one prom-client's Gauges give for the same sets: the series of a gauge in
  * the order their workloads were first set, a workload's svc_kpi series in SIGNAL_NAMES order and
  * `fused_rupture_index` last, labels in the order namespace, kind, workload, signal
- * (test/unit/observability/workload-gauges.test.ts compares the two). A scrape through
- * observability/exposition.ts reads each series' line straight from the rows (`seriesLines`);
- * prom-client's own formatting (registry.metrics(), getSingleMetricAsString) reads the same series
- * as value objects (`get`), 16 objects and more a workload a scrape.
+ * (test/unit/observability/workload-gauges.test.ts compares the two). The gauges are RowGauges
+ * (row-gauge.ts): a scrape through observability/exposition.ts reads each series' line straight
+ * from the rows (`seriesLines`); prom-client's own formatting (registry.metrics(),
+ * getSingleMetricAsString) reads the same series as value objects (`get`), 16 objects and more a
+ * workload a scrape.
  */
-import { Gauge, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { WorkloadSnapshot } from '../analysis/contract.js';
 import { legacyHostOf, parseWorkloadKey } from '../model/workload-key.js';
 import { SIGNAL_NAMES } from '../model/signals.js';
+import { RowGauge, escapeLabel, valueText, type SeriesValues } from './row-gauge.js';
 
 /** row slots: SIGNAL_NAMES' values in order, then fused_rupture_index */
 const FUSED = SIGNAL_NAMES.length;
@@ -25,51 +27,13 @@ const STRESS = SIGNAL_NAMES.indexOf('stress');
 const FATIGUE = SIGNAL_NAMES.indexOf('fatigue');
 const HEALTH = SIGNAL_NAMES.indexOf('health_score');
 const KPI_SIGNALS: readonly string[] = [...SIGNAL_NAMES, 'fused_rupture_index'];
+const KPI_SIGNAL_LABELS = KPI_SIGNALS.map((signal) => `signal="${escapeLabel(signal)}"} `);
 
 interface Row {
   /** svc_kpi's labels but `signal`; undefined when the key is not `namespace/kind/name` (no svc_kpi series) */
   ref: { namespace: string; kind: string; workload: string } | undefined;
   values: number[];
 }
-
-type Values = { value: number; labels: Record<string, string> }[];
-
-/** a Gauge whose series are read from the rows when it is collected (it holds none itself) */
-export class RowGauge extends Gauge<string> {
-  constructor(
-    private readonly meta: { name: string; help: string; labelNames: string[] },
-    registry: Registry,
-    private readonly read: () => Values,
-    /** each series' line of the exposition, `name{labels} value` for the (escaped) name given, in the order `read` gives them */
-    private readonly lines: (name: string) => Iterable<string>,
-  ) {
-    super({ ...meta, registers: [registry] });
-  }
-
-  /** prom-client's answer for a gauge with no series (name, help, type), with the rows' series */
-  override async get(): ReturnType<Gauge<string>['get']> {
-    return { ...(await super.get()), values: this.read() };
-  }
-
-  /** the exposition's HELP and TYPE lines, as prom-client writes them */
-  headLines(): string {
-    const name = escapeText(this.meta.name);
-    return `# HELP ${name} ${escapeText(this.meta.help)}\n# TYPE ${name} gauge`;
-  }
-
-  /** the exposition's line of each series, as prom-client writes them */
-  seriesLines(): Iterable<string> {
-    return this.lines(escapeText(this.meta.name));
-  }
-}
-
-/** prom-client's escaping of a metric's name and help (registry.js escapeString) */
-const escapeText = (s: string): string => s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
-/** prom-client's escaping of a label value (registry.js escapeLabelValue) */
-const escapeLabel = (s: string): string => escapeText(s).replace(/"/g, '\\"');
-/** prom-client's sample value (util.js getValueAsString) */
-const valueText = (v: number): string => (Number.isNaN(v) ? 'Nan' : v === Infinity ? '+Inf' : v === -Infinity ? '-Inf' : `${v}`);
-const KPI_SIGNAL_LABELS = KPI_SIGNALS.map((signal) => `signal="${escapeLabel(signal)}"} `);
 
 export class WorkloadGauges {
   /** workload key → its row, in the order the workloads were first set */
@@ -116,8 +80,8 @@ export class WorkloadGauges {
     v[FUSED] = s.fusedR;
   }
 
-  private kpiValues(): Values {
-    const out: Values = [];
+  private kpiValues(): SeriesValues {
+    const out: SeriesValues = [];
     for (const row of this.rows.values()) {
       if (row.ref === undefined) continue;
       for (let i = 0; i <= FUSED; i++) out.push({ value: row.values[i]!, labels: { ...row.ref, signal: KPI_SIGNALS[i]! } });
@@ -137,8 +101,8 @@ export class WorkloadGauges {
     for (const [host, row] of this.hosts) yield `${name}{host="${escapeLabel(host)}"} ${valueText(row.values[slot]!)}`;
   }
 
-  private hostValues(slot: number): Values {
-    const out: Values = [];
+  private hostValues(slot: number): SeriesValues {
+    const out: SeriesValues = [];
     for (const [host, row] of this.hosts) out.push({ value: row.values[slot]!, labels: { host } });
     return out;
   }
