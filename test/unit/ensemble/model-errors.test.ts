@@ -9,7 +9,7 @@ function block(e: ModelErrors, s: number, m: number): number[] {
   return Array.from(e.memory.subarray(at, at + 4));
 }
 
-describe('model errors (the residuals of five models as sums over blocks of 20 points)', () => {
+describe('model errors (the residuals of five models as sums over blocks of 40 points)', () => {
   it('hand-checked block fields, MAE, MSE and sigma in one block; a model without forecasts has no residuals', () => {
     const e = new ModelErrors(2);
     for (const r of [1, -3, 2]) e.push(Float64Array.of(Number.NaN, r));
@@ -25,39 +25,40 @@ describe('model errors (the residuals of five models as sums over blocks of 20 p
     expect(Number.isNaN(e.mae(0))).to.equal(true);
   });
 
-  it('hand-checked: two blocks combined (20 residuals of 1, then 5 of 3)', () => {
+  it('hand-checked: two blocks combined (40 residuals of 1, then 5 of 3)', () => {
     const e = new ModelErrors(1);
-    for (let p = 0; p < 25; p += 1) e.push(Float64Array.of(p < 20 ? 1 : 3));
-    expect(block(e, 0, 0)).to.deep.equal([20, 1, 0, 20]);
+    for (let p = 0; p < 45; p += 1) e.push(Float64Array.of(p < 40 ? 1 : 3));
+    expect(block(e, 0, 0)).to.deep.equal([40, 1, 0, 40]);
     expect(block(e, 1, 0)).to.deep.equal([5, 3, 0, 15]);
-    expect(e.count(0)).to.equal(25);
-    expect(e.mae(0)).to.equal(35 / 25); // (20 + 15) / 25 = 1.4
-    expect(e.mse(0)).to.equal(65 / 25); // (20 * 1 + 5 * 9) / 25 = 2.6
-    // Chan: mean 1 + (3 - 1) * 5 / 25 = 1.4; M2 = 0 + 0 + 2^2 * 20 * 5 / 25 = 16 (= 20 * 0.4^2 + 5 * 1.6^2); variance 16 / 25
-    expect(e.sigma(0)).to.be.closeTo(0.8, 1e-15);
+    expect(e.count(0)).to.equal(45);
+    expect(e.mae(0)).to.equal(55 / 45); // (40 + 15) / 45
+    expect(e.mse(0)).to.equal(85 / 45); // (40 * 1 + 5 * 9) / 45
+    // Chan: mean 1 + (3 - 1) * 5 / 45 = 11/9; M2 = 0 + 0 + 2^2 * 40 * 5 / 45 = 160/9 (= 40 * (2/9)^2 + 5 * (16/9)^2);
+    // variance 160/9 / 45 = 32/81, sigma sqrt(32) / 9
+    expect(e.sigma(0)).to.be.closeTo(Math.sqrt(32) / 9, 1e-15);
   });
 
-  it('the MAE/MSE window: 12 blocks, 240 points when the newest completes, 221 after the next point; sigma: 10 blocks', () => {
+  it('the MAE/MSE window: 6 blocks, 240 points when the newest completes, 201 after the next point; sigma: 5 blocks', () => {
     const e = new ModelErrors(1);
-    // points 0-19: 100; 20-239: 0
-    for (let p = 0; p < 240; p += 1) e.push(Float64Array.of(p < 20 ? 100 : 0));
+    // points 0-39: 100; 40-239: 0
+    for (let p = 0; p < 240; p += 1) e.push(Float64Array.of(p < 40 ? 100 : 0));
     expect(e.count(0)).to.equal(240);
-    expect(e.mae(0)).to.equal(2000 / 240);
-    expect(e.mse(0)).to.equal(200000 / 240);
+    expect(e.mae(0)).to.equal(4000 / 240);
+    expect(e.mse(0)).to.equal(400000 / 240);
     // sigma reads points 40-239: zeros only
     expect(e.sigma(0)).to.equal(0);
-    // point 240 starts block 12 in the slot of block 0: the hundreds leave
+    // point 240 starts block 6 in the slot of block 0: the hundreds leave
     e.push(Float64Array.of(6));
-    expect(e.count(0)).to.equal(221);
-    expect(e.mae(0)).to.equal(6 / 221);
+    expect(e.count(0)).to.equal(201);
+    expect(e.mae(0)).to.equal(6 / 201);
     expect(block(e, 0, 0)).to.deep.equal([1, 6, 0, 6]);
-    // sigma over points 60-240: 180 zeros and one 6; population variance 36/181 - (6/181)^2
-    expect(e.sigma(0)).to.be.closeTo(Math.sqrt(36 / 181 - (6 / 181) ** 2), 1e-15);
+    // sigma over points 80-240: 160 zeros and one 6; population variance 36/161 - (6/161)^2
+    expect(e.sigma(0)).to.be.closeTo(Math.sqrt(36 / 161 - (6 / 161) ** 2), 1e-15);
   });
 
-  it('sigma of large residuals that barely vary keeps its digits, and covers only its 10 blocks', () => {
+  it('sigma of large residuals that barely vary keeps its digits, and covers only its 5 blocks', () => {
     const e = new ModelErrors(1);
-    // 300 points: the first 100 (far off) are before the last 10 blocks (points 100-299); then 3000
+    // 300 points: the first 100 (far off) are before the last 5 blocks (points 120-299); then 3000
     // and 3000 + 2^-10 alternating. Sum of squares minus n * mean^2 would lose every digit here
     // (9e6 against a variance of 2.4e-7, below a double's step at 9e6, 1.9e-9)
     for (let p = 0; p < 300; p += 1) e.push(Float64Array.of(p < 100 ? -5e5 : p % 2 === 0 ? 3000 : 3000 + 2 ** -10));
@@ -119,9 +120,9 @@ describe('model errors (the residuals of five models as sums over blocks of 20 p
             // M2 3.6e-322 keeps two digits, sigma 1.334e-161 against 1.352e-161)
             const scale = last.reduce((a, x) => Math.max(a, Math.abs(x)), 0);
             expect(Math.abs(e.sigma(m) - sd) <= 1e-9 * sd + 1e-13 * scale + 1e-150, `sigma ${e.sigma(m)} ${sd}`).to.equal(true);
-            // the windows' lengths: 221-240 and 181-200 points once that many were pushed
-            if (n >= 240) expect(n - window(ERROR_BLOCKS)).to.be.within(221, 240);
-            if (n >= 200) expect(n - window(SIGMA_BLOCKS)).to.be.within(181, 200);
+            // the windows' lengths: 201-240 and 161-200 points once that many were pushed
+            if (n >= 240) expect(n - window(ERROR_BLOCKS)).to.be.within(201, 240);
+            if (n >= 200) expect(n - window(SIGMA_BLOCKS)).to.be.within(161, 200);
           }
         },
       ),
@@ -152,7 +153,7 @@ describe('model errors (the residuals of five models as sums over blocks of 20 p
       { numRuns: 200 },
     );
   });
-  it('errorWindowSums (the closed blocks\' kept sums plus the block in progress) is bit for bit a sweep of the 12 newest blocks oldest first, through zero pushes, huge and NaN residuals (property)', () => {
+  it('errorWindowSums (the closed blocks\' kept sums plus the block in progress) is bit for bit a sweep of the 6 newest blocks oldest first, through zero pushes, huge and NaN residuals (property)', () => {
     // the sweep errorWindowSums made before it kept the closed blocks' sums: every held block's
     // terms added oldest first from 0
     const sweep = (e: ModelErrors): number[][] => {

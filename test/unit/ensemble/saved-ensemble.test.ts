@@ -39,8 +39,8 @@ describe('a series state saved by the residual ring (7445a8b) restores into resi
     expect(restored.toJSON()).to.deep.equal(fixture.saved);
   });
 
-  it('the weights: the inverse MAE over the last 12 blocks (points 60-298 of the 299 residuals), normalised, floored at 0.05', () => {
-    expect(from(ERROR_BLOCKS)).to.equal(60);
+  it('the weights: the inverse MAE over the last 6 blocks (points 80-298 of the 299 residuals), normalised, floored at 0.05', () => {
+    expect(from(ERROR_BLOCKS)).to.equal(80);
     const inv = MODEL_NAMES.map((_, m) => {
       const k = window(m, ERROR_BLOCKS);
       return k.length < 5 ? Number.NaN : 1 / Math.max(k.reduce((a, e) => a + Math.abs(e), 0) / k.length, 1e-9);
@@ -52,7 +52,7 @@ describe('a series state saved by the residual ring (7445a8b) restores into resi
     MODEL_NAMES.forEach((name, m) => expect(close(weights[name], floored[m]! / sum), `${name} ${weights[name]} ${floored[m]! / sum}`).to.equal(true));
   });
 
-  it('the confidence: 1 / (1 + mean MSE over the last 12 blocks)', () => {
+  it('the confidence: 1 / (1 + mean MSE over the last 6 blocks)', () => {
     const mse = MODEL_NAMES.map((_, m) => {
       const k = window(m, ERROR_BLOCKS);
       return k.length === 0 ? 1 : k.reduce((a, e) => a + e * e, 0) / k.length;
@@ -61,8 +61,8 @@ describe('a series state saved by the residual ring (7445a8b) restores into resi
     expect(close(restored.confidence(), expected)).to.equal(true);
   });
 
-  it('the forecast bands: each model sigma over the last 10 blocks (points 100-298), pooled by weight', () => {
-    expect(from(SIGMA_BLOCKS)).to.equal(100);
+  it('the forecast bands: each model sigma over the last 5 blocks (points 120-298), pooled by weight', () => {
+    expect(from(SIGMA_BLOCKS)).to.equal(120);
     const sigmas = MODEL_NAMES.map((_, m) => {
       const k = window(m, SIGMA_BLOCKS);
       if (k.length < 2) return 0;
@@ -77,17 +77,20 @@ describe('a series state saved by the residual ring (7445a8b) restores into resi
     }
   });
 
-  it('beside what 7445a8b restored from it (the last 240 and 200 residuals, in floats): within a few parts in a thousand', () => {
-    // measured: weights within 4.5e-4, confidence 0.06203 against 0.06215, the bands 1.00057 times as wide
+  it('beside what 7445a8b restored from it (the last 240 and 200 residuals, in floats): within a few percent', () => {
+    // The windows here are 219 and 179 residuals against 240 and 200 (299 pushed: the newest block
+    // holds 19). Measured: weights within 3.4e-3, confidence 0.05928 against 0.06215 (4.6 % lower),
+    // the bands 1.017 times as wide, the means within 5.3e-4 (20-point blocks, windows of 239 and
+    // 199: weights within 4.5e-4, confidence 0.06203, bands 1.00057).
     const before = fixture.restoredBy7445a8b;
     const weights = restored.weights();
-    for (const name of MODEL_NAMES) expect(weights[name]).to.be.closeTo(before.weights[name], 1e-3);
-    expect(restored.confidence()).to.be.closeTo(before.confidence, 3e-3 * before.confidence);
+    for (const name of MODEL_NAMES) expect(weights[name]).to.be.closeTo(before.weights[name], 5e-3);
+    expect(restored.confidence()).to.be.closeTo(before.confidence, 0.06 * before.confidence);
     restored.forecast(30).points.forEach((p, i) => {
       const b = before.forecast30.points[i]!;
       expect(p.offsetMinutes).to.equal(b.offsetMinutes);
       expect(p.mean).to.be.closeTo(b.mean, 1e-3 * Math.abs(b.mean));
-      expect((p.upper95 - p.lower95) / (b.upper95 - b.lower95)).to.be.closeTo(1, 1e-3);
+      expect((p.upper95 - p.lower95) / (b.upper95 - b.lower95)).to.be.closeTo(1, 0.025);
     });
   });
 });

@@ -33,9 +33,10 @@ describe('series memory (one Float64Array per series, grown by stages)', () => {
     // doubles, 160 bytes) and twelve (1 920 bytes): 1 800 and 10 368; then the value window's 16 and
     // 300 sample times as 32-bit offsets instead of doubles (64 and 1 200 bytes fewer), their base
     // and where they are two more scalars of the stable line (16); then the MAE/MSE window's sums of
-    // the closed blocks, three per model (120)
-    expect(STAGES.map((s) => s.size * 8)).to.deep.equal([2080 - 320 - 120 + 160 - 64 + 16 + 120, 13368 - 4800 - 120 + 1920 - 1200 + 16 + 120]);
-    expect(STAGES.map((s) => s.size * 8)).to.deep.equal([1872, 9304]);
+    // the closed blocks, three per model (120); then blocks of 40 points, six at 300 points (960
+    // bytes instead of 1 920; the 16-point stage keeps its one block)
+    expect(STAGES.map((s) => s.size * 8)).to.deep.equal([2080 - 320 - 120 + 160 - 64 + 16 + 120, 13368 - 4800 - 120 + 1920 - 1200 + 16 + 120 - 960]);
+    expect(STAGES.map((s) => s.size * 8)).to.deep.equal([1872, 8344]);
   });
 
   it('a series that grows through every stage behaves exactly as one that started with all the room (property)', () => {

@@ -1,28 +1,28 @@
 /**
  * The models' signed one-step residuals over the last hour as sufficient statistics of blocks of
- * ERROR_BLOCK (20) points, functions over regions of a Float64Array: no residual is kept.
+ * ERROR_BLOCK (40) points, functions over regions of a Float64Array: no residual is kept.
  *
  * Per model and block, four doubles: the residuals' count n, their mean, M2 (the sum of squared
  * deviations from that mean, Welford's update within the block) and the sum of their absolute
- * values. The blocks are a ring of ERROR_BLOCKS (12) slots; the newest holds the block in progress
- * (1 to 20 points), and a push that starts a new block empties the oldest slot first. So:
- * - MAE and MSE (weights, confidence) are over the points of the 12 newest blocks: the last
- *   221 to 240 points (221 right after a block starts, 240 when it completes), never more than the
+ * values. The blocks are a ring of ERROR_BLOCKS (6) slots; the newest holds the block in progress
+ * (1 to 40 points), and a push that starts a new block empties the oldest slot first. So:
+ * - MAE and MSE (weights, confidence) are over the points of the 6 newest blocks: the last
+ *   201 to 240 points (201 right after a block starts, 240 when it completes), never more than the
  *   last 240. MSE's sum of squares is, per block, M2 + n * mean^2 (two non-negative terms).
- * - sigma (forecast bands, read per request) is over the 10 newest blocks: the last 181 to 200
+ * - sigma (forecast bands, read per request) is over the 5 newest blocks: the last 161 to 200
  *   points, the blocks' (n, mean, M2) combined with Chan et al.'s parallel formula. That adds
  *   non-negative terms only; sum of squares minus n * mean^2 would subtract two numbers that agree
  *   in all their digits when the residuals are large and barely vary (a model that is off by 3000
  *   +- 0.001: the difference keeps none of sigma's digits), Welford and Chan keep them.
- * Block size: 20 points (5 minutes) keeps the windows within 20 points (8 %) of the 240 and 200
- * they were over a ring of residuals (docs/memory.md has the evaluation), at 1 920 bytes a series
- * instead of 4 800; 40-point blocks would halve that again and move the windows by up to 40.
+ * Block size: 40 points (10 minutes) keeps the windows within 40 points (17 %) of the 240 and 200
+ * they were over a ring of residuals, at 960 bytes a series instead of 4 800 (20-point blocks:
+ * 1 920); docs/memory.md has the evaluation of both sizes.
  *
  * The MAE/MSE window's sums of the blocks before the one in progress (count, sum of |e|, sum of
  * squares per model) are kept among the scalars: they change only when a block starts, so the sums
  * are added up then, oldest block first as errorWindowSums adds them, and a read adds the block in
  * progress to them: the same additions in the same order, so the same bits, reading two blocks'
- * worth of lines instead of twelve (the weights are read every fourth point, the fused series'
+ * worth of lines instead of six (the weights are read every fourth point, the fused series'
  * confidence every step).
  *
  * Regions: `errorStats(models)` scalars at `st` (the points pushed, then the closed blocks' sums),
@@ -36,7 +36,7 @@
  * it is usable (usability only grows).
  */
 export const ERROR_WINDOW = 240;
-export const ERROR_BLOCK = 20;
+export const ERROR_BLOCK = 40;
 export const ERROR_BLOCKS = ERROR_WINDOW / ERROR_BLOCK;
 /** the blocks sigma reads: 200 points at most */
 export const SIGMA_BLOCKS = 200 / ERROR_BLOCK;
@@ -160,7 +160,7 @@ function sumClosedBlocks(d: Float64Array, st: number, bl: number, models: number
 }
 
 /**
- * every model's count, sum of |e| and sum of e^2 over the 12 newest blocks (the MAE/MSE window:
+ * every model's count, sum of |e| and sum of e^2 over the 6 newest blocks (the MAE/MSE window:
  * MAE = sumAbs / count, MSE = sumSq / count): `counts[m]`, `sumAbs[m]`, `sumSq[m]` for m <
  * models. Each is the closed blocks' sum (sumClosedBlocks, kept since the block in progress
  * started) plus the block in progress's: every block's term added oldest block first.
@@ -185,7 +185,7 @@ export function errorWindowSums(d: Float64Array, st: number, bl: number, models:
 }
 
 /**
- * population standard deviation of model m's residuals in the 10 newest blocks (the last 181 to
+ * population standard deviation of model m's residuals in the 5 newest blocks (the last 161 to
  * 200 points), 0 with fewer than two: the blocks' (n, mean, M2) combined oldest first (Chan et al.)
  */
 export function errorSigma(d: Float64Array, st: number, bl: number, models: number, m: number): number {

@@ -1,6 +1,6 @@
 /**
  * Residual records of `models` models with storage of their own (the arithmetic is
- * error-slots.ts): the points pushed, the closed blocks' sums and the twelve blocks in one Float64Array. A series keeps its
+ * error-slots.ts): the points pushed, the closed blocks' sums and the six blocks in one Float64Array. A series keeps its
  * models' residual blocks inside its own memory instead (series-memory.ts).
  */
 import { ERROR_BLOCKS, ERROR_BLOCK, errorBlocksSize, errorPush, errorSigma, errorStats, errorWindowSums } from './error-slots.js';
@@ -55,7 +55,7 @@ export class ModelErrors {
     return (this.sumSq[m] as number) / (this.counts[m] as number);
   }
 
-  /** population standard deviation of model m's residuals over the sigma window (181 to 200 points) */
+  /** population standard deviation of model m's residuals over the sigma window (161 to 200 points) */
   sigma(m: number): number {
     return errorSigma(this.d, 0, this.bl, this.models, m);
   }

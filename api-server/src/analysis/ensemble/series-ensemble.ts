@@ -1,6 +1,6 @@
 /**
  * The ensemble of one series (analytics.md §5.3-5.5): the five models predict the next point; their
- * one-step errors are kept as sums over blocks of 20 points covering the last hour (221 to 240
+ * one-step errors are kept as sums over blocks of 40 points covering the last hour (201 to 240
  * points, error-slots.ts); after every 4th point (60 s of sample time) the weights are set from
  * the normalised inverse mean absolute errors with a floor of 0.05.
  * Confidence = 1 / (1 + mean MSE over the five models), a model without errors counting as 1.
@@ -282,7 +282,7 @@ export class SeriesEnsemble implements LineHost {
     const d = this.d;
     const layout = layoutOf(d);
     const offsets = [...OFFSETS.filter((o) => o < horizonMinutes), horizonMinutes];
-    // each model's residual sigma over its 10 newest blocks (the last 181-200 points), computed once for every offset
+    // each model's residual sigma over its 5 newest blocks (the last 161-200 points), computed once for every offset
     const sigmas = MODEL_NAMES.map((_, m) => errorSigma(d, ERROR_STATS, layout.errorBlocks, MODEL_COUNT, m));
     const points = offsets.map((offsetMinutes) => {
       const steps = offsetMinutes * 4;

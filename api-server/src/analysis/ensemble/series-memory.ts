@@ -111,7 +111,7 @@ export interface StageLayout {
   readonly recentX: number;
   /** Holt-Winters' season, an element of the memory's Float32 view (floatView) */
   readonly season: number;
-  /** the models' residual blocks (error-slots.ts): one for the 16-point stage, twelve from the 300 stage */
+  /** the models' residual blocks (error-slots.ts): one for the 16-point stage, six from the 300 stage */
   readonly errorBlocks: number;
   /**
    * the seasonal residual ring (present from the 256 stage: residuals start after one season), an
