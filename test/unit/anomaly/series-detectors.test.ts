@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { SeriesDetectors } from '../../../api-server/src/analysis/anomaly/index.js';
+import { SeriesEnsemble } from '../../../api-server/src/analysis/ensemble/series-ensemble.js';
 
 /** a seeded uniform generator in [0, 1) (mulberry32), so a failing seed can be replayed */
 function uniform(seed: number): () => number {
@@ -80,6 +81,50 @@ describe('anomaly detectors (analytics.md §5.6)', () => {
           expect(out.score).to.be.within(0, 1);
         });
       }),
+    );
+  });
+  it('seasonal: |residual| / sigma of the last 181-200 residuals (the newest 10 blocks of 20), from the 10th residual on (property, 1e-9 relative)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 2 ** 31 }),
+        fc.integer({ min: 250, max: 700 }),
+        fc.double({ min: 1e-3, max: 1e4, noNaN: true }),
+        (seed, points, level) => {
+          const next = uniform(seed);
+          const d = new SeriesDetectors();
+          // the same points into an ensemble of its own: its Holt-Winters forecast before each point
+          const e = new SeriesEnsemble();
+          const residuals: number[] = [];
+          for (let i = 0; i < points; i += 1) {
+            const y = level * (1 + 0.3 * Math.sin((2 * Math.PI * i) / 240) + 0.05 * (next() - 0.5)) + (next() < 0.02 ? level * (next() - 0.5) : 0);
+            e.observe(y, i * 15);
+            const usable = e.seasonalUsableBefore;
+            const residual = y - e.seasonalForecastBefore;
+            const out = d.observe(y, i * 15);
+            if (!usable) {
+              expect(out.methodScores.seasonal).to.equal(0);
+              continue;
+            }
+            residuals.push(residual);
+            const n = residuals.length;
+            const newest = Math.floor((n - 1) / 20);
+            const window = residuals.slice(Math.max(0, (newest - 9) * 20));
+            expect(window.length).to.be.at.most(200);
+            if (n >= 200) expect(window.length).to.be.at.least(181);
+            const mean = window.reduce((a, r) => a + r, 0) / window.length;
+            const sigma = Math.sqrt(window.reduce((a, r) => a + (r - mean) ** 2, 0) / window.length);
+            if (n < 10 || sigma < 1e-10) {
+              expect(out.methodScores.seasonal).to.equal(0);
+              continue;
+            }
+            const score = Math.abs(residual) / sigma;
+            const want = score / (score + 3);
+            expect(Math.abs(out.methodScores.seasonal - want), `point ${i}: ${out.methodScores.seasonal} against ${want}`).to.be.at.most(1e-9 * want);
+            expect(out.firings.some((f) => f.method === 'seasonal')).to.equal(score > 3);
+          }
+        },
+      ),
+      { numRuns: 25 },
     );
   });
 });

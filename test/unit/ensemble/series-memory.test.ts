@@ -17,8 +17,8 @@ describe('series memory (one Float64Array per series, grown by stages)', () => {
         end = start + length;
       }
       expect(end).to.equal(stage.size);
-      // a float's index (the memory's Float32 view), two per double
-      expect(stage.residuals).to.be.at.most(2 * stage.size);
+      // the seasonal residuals' blocks: ten of 4 doubles from the 256 stage on, none before
+      expect(stage.residualBlocks + (stage.room >= 256 ? 40 : 0)).to.be.at.most(stage.size);
     }
     expect(layoutOf(newSeriesMemory(1)).room).to.equal(300);
     // before the stable line shared the value window's pairs: 2 784 and 25 536 bytes; now its 16 and
@@ -34,9 +34,11 @@ describe('series memory (one Float64Array per series, grown by stages)', () => {
     // 300 sample times as 32-bit offsets instead of doubles (64 and 1 200 bytes fewer), their base
     // and where they are two more scalars of the stable line (16); then the MAE/MSE window's sums of
     // the closed blocks, three per model (120); then blocks of 40 points, six at 300 points (960
-    // bytes instead of 1 920; the 16-point stage keeps its one block)
-    expect(STAGES.map((s) => s.size * 8)).to.deep.equal([2080 - 320 - 120 + 160 - 64 + 16 + 120, 13368 - 4800 - 120 + 1920 - 1200 + 16 + 120 - 960]);
-    expect(STAGES.map((s) => s.size * 8)).to.deep.equal([1872, 8344]);
+    // bytes instead of 1 920; the 16-point stage keeps its one block); then the seasonal detector's
+    // 200 residuals in floats (800 bytes) and their three running sums as ten blocks of 20 (40
+    // doubles, 320 bytes) and four scalars (32): one scalar more in both stages (8)
+    expect(STAGES.map((s) => s.size * 8)).to.deep.equal([2080 - 320 - 120 + 160 - 64 + 16 + 120 + 8, 13368 - 4800 - 120 + 1920 - 1200 + 16 + 120 - 960 - 800 + 320 + 8]);
+    expect(STAGES.map((s) => s.size * 8)).to.deep.equal([1880, 7872]);
   });
 
   it('a series that grows through every stage behaves exactly as one that started with all the room (property)', () => {

@@ -3,7 +3,9 @@
  * - zscore: ring of the last 300 values incl. the current; fires beyond mu +- 3 sigma; warm-up 10.
  * - mad: median and 1.4826 x MAD of the last 300 incl. the current; fires beyond 3; warm-up 10.
  * - seasonal: Holt-Winters (p = 240) one-step forecast made before the update; sigma of its last
- *   200 residuals incl. the current; fires beyond 3; warm-up one season.
+ *   181-200 residuals incl. the current (the newest 10 blocks of 20: the residuals are kept as
+ *   block statistics, ensemble/error-slots.ts, not as a ring of 200); fires beyond 3; warm-up one
+ *   season.
  * - ca_ilr: metricR of the series (burst 20 / stable 240 windows, noise gate) above 3.0, and the
  *   burst slope at least 3 standard errors from 0 (its own residuals, 18 degrees of freedom): on a
  *   noisy flat series metricR sits at its cap of 10 (analytics.md §2.2), so without the second test
@@ -33,9 +35,7 @@ import {
   DET_SUM,
   DET_SUM_SQ,
   RESIDUAL_POINTS,
-  RES_COUNT,
-  RES_SUM,
-  RES_SUM_SQ,
+  RES_STATS,
   RES_ZERO_RUN,
   STABLE_LINE,
   VALUE_META,
@@ -43,6 +43,7 @@ import {
 } from '../ensemble/series-memory.js';
 import { sortedCount, sortedMedian, sortedMedianAbsDeviation, sortedZeroDeviation } from '../ensemble/sorted-slots.js';
 import { atZeroPoint } from '../ensemble/zero-point.js';
+import { SEASONAL_RESIDUAL_BLOCKS, errorNextAt, errorPoints, errorPush, errorPushZeros, errorSigma } from '../ensemble/error-slots.js';
 import { LINE_POINTS, NO_TIMES, lineCount, lineFirstX, lineLastX, lineMeanY, lineNextPointAt, linePredict, linePush, lineSlope, lineSlopeStdError } from '../regression/line-slots.js';
 import { LineView, slopeRatio, type RegressionLine } from '../regression/sliding-regression.js';
 import { allocateNovelty, noveltyExpertScores, noveltyFromJSON, noveltyToJSON, observeNovelty, releaseNovelty, type NoveltyExperts } from './novelty-score.js';
@@ -67,6 +68,8 @@ export interface DetectorOutput {
 
 /** the last point's method scores (analysis is synchronous: one scratch serves every series) */
 const LAST_SCORES = new Float64Array(5);
+/** detectPoint's seasonal residual as errorPush takes it (one model), one array for every series */
+const SEASONAL_RESIDUAL = new Float64Array(1);
 const ZSCORE = 0;
 const MAD = 1;
 const SEASONAL = 2;
@@ -124,8 +127,8 @@ export function touchDetectorLines(ensemble: SeriesEnsemble): number {
   const layout = layoutOf(d);
   // the line's scalars may straddle two cache lines: both ends
   const sum = (d[BURST_LINE] as number) + (d[BURST_LINE + LINE_POINTS - 1] as number) + (d[lineNextPointAt(d, BURST_LINE, BURST_POINTS)] as number);
-  // the residual ring exists from the 256-point stage on; after 200 residuals of +0 a next +0 does not read it
-  return layout.room >= 256 && (d[RES_ZERO_RUN] as number) < RESIDUAL_POINTS ? sum + (ensemble.floats[layout.residuals + (((d[RES_COUNT] as number) | 0) % RESIDUAL_POINTS)] as number) : sum;
+  // the residual blocks exist from the 256-point stage on: the block the next residual goes to
+  return layout.room >= 256 ? sum + (d[errorNextAt(d, RES_STATS, layout.residualBlocks, 1, SEASONAL_RESIDUAL_BLOCKS)] as number) : sum;
 }
 
 /** the slope of the series' burst line */
@@ -285,45 +288,18 @@ export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xS
   if (base.seasonalUsableBefore) {
     const expected = base.seasonalForecastBefore;
     const residual = y - expected;
-    // the ring holds single-precision residuals; the sums add exactly the stored values, the score reads this point's own
-    const f = base.floats;
-    const count = (d[RES_COUNT] as number) | 0;
-    const slot = layout.residuals + (count % RESIDUAL_POINTS);
-    let rSum = d[RES_SUM] as number;
-    let rSumSq = d[RES_SUM_SQ] as number;
+    // the residuals' block statistics (Welford within a block, Chan across: no running sums to drift)
     const zeroRun = d[RES_ZERO_RUN] as number;
     const zero = Object.is(residual, 0);
-    if (zero && zeroRun >= RESIDUAL_POINTS) {
-      // +0 over a full ring of +0 (the last 200 residuals were +0): the slot is left as it is; of the
-      // full update's `- old` and `+ residual`, both +0, only the second can change a sum (x - +0 is
-      // x for every x, while -0 + +0 is +0)
-      rSum += 0;
-      rSumSq += 0;
-    } else {
-      if (count >= RESIDUAL_POINTS) {
-        const old = f[slot] as number;
-        rSum -= old;
-        rSumSq -= old * old;
-      }
-      f[slot] = residual;
-      const stored = f[slot] as number;
-      rSum += stored;
-      rSumSq += stored * stored;
+    // +0 after RESIDUAL_POINTS residuals of +0: the block in progress holds +0 only (errorPushZeros' condition)
+    if (zero && zeroRun >= RESIDUAL_POINTS) errorPushZeros(d, RES_STATS, layout.residualBlocks, 1, SEASONAL_RESIDUAL_BLOCKS);
+    else {
+      SEASONAL_RESIDUAL[0] = residual;
+      errorPush(d, RES_STATS, layout.residualBlocks, 1, SEASONAL_RESIDUAL, SEASONAL_RESIDUAL_BLOCKS);
     }
     d[RES_ZERO_RUN] = zero ? Math.min(RESIDUAL_POINTS, zeroRun + 1) : 0;
-    d[RES_COUNT] = count + 1;
-    d[RES_SUM] = rSum;
-    d[RES_SUM_SQ] = rSumSq;
-    // recomputed exactly now and then to bound drift
-    if ((count + 1) % 1000 === 0) {
-      resumResiduals(d, f, layout.residuals, Math.min(RESIDUAL_POINTS, count + 1));
-      rSum = d[RES_SUM] as number;
-      rSumSq = d[RES_SUM_SQ] as number;
-    }
-    const held = Math.min(RESIDUAL_POINTS, count + 1);
-    const mean = rSum / held;
-    const sigma = Math.sqrt(Math.max(0, rSumSq / held - mean * mean));
-    if (sigma >= 1e-10 && count + 1 >= 10) {
+    const sigma = zero && zeroRun >= RESIDUAL_POINTS ? 0 : errorSigma(d, RES_STATS, layout.residualBlocks, 1, 0, SEASONAL_RESIDUAL_BLOCKS);
+    if (sigma >= 1e-10 && errorPoints(d, RES_STATS) >= 10) {
       const s = Math.abs(residual) / sigma;
       scores[SEASONAL] = s;
       if (s > THRESHOLD) (firings ??= []).push({ method: 'seasonal', value: y, expected, score: s });
@@ -349,17 +325,4 @@ export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xS
   scores[NOVELTY_AT] = score;
   if (score >= NOVELTY_FIRES_AT) (firings ??= []).push({ method: 'novelty', value: y, expected: median, score });
   return firings ?? NO_FIRINGS;
-}
-
-/** the residual ring's exact sums (every 1000 points, out of detectPoint's line) */
-function resumResiduals(d: Float64Array, f: Float32Array, residuals: number, held: number): void {
-  let rSum = 0;
-  let rSumSq = 0;
-  for (let k = 0; k < held; k += 1) {
-    const r = f[residuals + k] as number;
-    rSum += r;
-    rSumSq += r * r;
-  }
-  d[RES_SUM] = rSum;
-  d[RES_SUM_SQ] = rSumSq;
 }

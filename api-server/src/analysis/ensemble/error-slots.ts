@@ -25,6 +25,10 @@
  * worth of lines instead of six (the weights are read every fourth point, the fused series'
  * confidence every step).
  *
+ * Every function takes the blocks' shape (BlockShape: points a block, blocks in the ring, the newest
+ * of them sigma reads), the models' by default; the seasonal detector keeps its residuals in a
+ * region of its own shape (SEASONAL_RESIDUAL_BLOCKS), of which it reads only sigma.
+ *
  * Regions: `errorStats(models)` scalars at `st` (the points pushed, then the closed blocks' sums),
  * and the blocks at `bl`: slot
  * s at bl + s * models * FIELDS, model m's four fields next (a push writes one slot: 160 bytes for
@@ -40,6 +44,21 @@ export const ERROR_BLOCK = 40;
 export const ERROR_BLOCKS = ERROR_WINDOW / ERROR_BLOCK;
 /** the blocks sigma reads: 200 points at most */
 export const SIGMA_BLOCKS = 200 / ERROR_BLOCK;
+
+/** a region's blocks: points a block, blocks in the ring, the newest of them sigma reads */
+export interface BlockShape {
+  readonly block: number;
+  readonly blocks: number;
+  readonly sigmaBlocks: number;
+}
+/** the ensemble models' residuals (the default of every function here) */
+export const MODEL_ERROR_BLOCKS: BlockShape = Object.freeze({ block: ERROR_BLOCK, blocks: ERROR_BLOCKS, sigmaBlocks: SIGMA_BLOCKS });
+/**
+ * the seasonal detector's residuals (anomaly/series-detectors.ts): only sigma is read, over the
+ * last 181-200 residuals (10 blocks of 20; with 5 of 40, 161-200, its NAB score fell from 22.9
+ * to 19.6, docs/memory.md)
+ */
+export const SEASONAL_RESIDUAL_BLOCKS: BlockShape = Object.freeze({ block: 20, blocks: 10, sigmaBlocks: 10 });
 
 // at st: the points pushed, then per model the closed blocks' count, sum of |e| and sum of squares
 const POINTS = 0;
@@ -61,28 +80,30 @@ const FLOAT_MAX = 3.4028234663852886e38;
 /** size of the scalars region for `models` models */
 export const errorStats = (models: number): number => CLOSED + CLOSED_FIELDS * models;
 
-/** size of the blocks region of `models` models for `room` points (at most ERROR_BLOCKS blocks) */
-export const errorBlocksSize = (models: number, room: number): number => Math.min(ERROR_BLOCKS, Math.ceil(room / ERROR_BLOCK)) * models * ERROR_FIELDS;
+/** size of the blocks region of `models` models for `room` points (at most the shape's ring of blocks) */
+export const errorBlocksSize = (models: number, room: number, shape = MODEL_ERROR_BLOCKS): number => Math.min(shape.blocks, Math.ceil(room / shape.block)) * models * ERROR_FIELDS;
 
 export function errorPoints(d: Float64Array, st: number): number {
   return d[st + POINTS] as number;
 }
 
 /** the element where the next push writes (the first of its block's slot) */
-export function errorNextAt(d: Float64Array, st: number, bl: number, models: number): number {
+export function errorNextAt(d: Float64Array, st: number, bl: number, models: number, shape = MODEL_ERROR_BLOCKS): number {
+  const { block, blocks } = shape;
   const points = (d[st + POINTS] as number) | 0;
-  return bl + (((points / ERROR_BLOCK) | 0) % ERROR_BLOCKS) * models * ERROR_FIELDS;
+  return bl + (((points / block) | 0) % blocks) * models * ERROR_FIELDS;
 }
 
 /** one point: `residuals[m]` is model m's residual, NaN when it made no forecast */
-export function errorPush(d: Float64Array, st: number, bl: number, models: number, residuals: Float64Array): void {
+export function errorPush(d: Float64Array, st: number, bl: number, models: number, residuals: Float64Array, shape = MODEL_ERROR_BLOCKS): void {
+  const { block, blocks } = shape;
   // an integer held in Float64 memory: `| 0` keeps the arithmetic in int32
   const points = (d[st + POINTS] as number) | 0;
-  const slot = bl + (((points / ERROR_BLOCK) | 0) % ERROR_BLOCKS) * models * ERROR_FIELDS;
+  const slot = bl + (((points / block) | 0) % blocks) * models * ERROR_FIELDS;
   // a new block empties its slot (the oldest block's, once the ring is full)
-  if (points % ERROR_BLOCK === 0) {
+  if (points % block === 0) {
     d.fill(0, slot, slot + models * ERROR_FIELDS);
-    sumClosedBlocks(d, st, bl, models, points);
+    sumClosedBlocks(d, st, bl, models, points, block, blocks);
   }
   for (let m = 0; m < models; m += 1) {
     let e = residuals[m] as number;
@@ -108,12 +129,13 @@ export function errorPush(d: Float64Array, st: number, bl: number, models: numbe
  * becomes n 1, mean, M2 and sum +0 (what errorPush's emptying and update of +0 leave); in a block
  * in progress only the counts move (+0 + (+0 - +0) / n is +0, +0 + +0 * +0 is +0, +0 + |+0| is +0).
  */
-export function errorPushZeros(d: Float64Array, st: number, bl: number, models: number): void {
+export function errorPushZeros(d: Float64Array, st: number, bl: number, models: number, shape = MODEL_ERROR_BLOCKS): void {
+  const { block, blocks } = shape;
   const points = (d[st + POINTS] as number) | 0;
-  const slot = bl + (((points / ERROR_BLOCK) | 0) % ERROR_BLOCKS) * models * ERROR_FIELDS;
-  if (points % ERROR_BLOCK === 0) {
+  const slot = bl + (((points / block) | 0) % blocks) * models * ERROR_FIELDS;
+  if (points % block === 0) {
     d.fill(0, slot, slot + models * ERROR_FIELDS);
-    sumClosedBlocks(d, st, bl, models, points);
+    sumClosedBlocks(d, st, bl, models, points, block, blocks);
     for (let m = 0; m < models; m += 1) d[slot + m * ERROR_FIELDS + N] = 1;
   } else {
     for (let m = 0; m < models; m += 1) d[slot + m * ERROR_FIELDS + N] = (d[slot + m * ERROR_FIELDS + N] as number) + 1;
@@ -122,14 +144,14 @@ export function errorPushZeros(d: Float64Array, st: number, bl: number, models: 
 }
 
 /** the slot index of the oldest of the `held` newest blocks (the newest is the block in progress) */
-function oldestSlot(points: number, held: number): number {
-  const newest = ((points - 1) / ERROR_BLOCK) | 0;
-  return (newest - held + 1) % ERROR_BLOCKS;
+function oldestSlot(points: number, held: number, block: number, blocks: number): number {
+  const newest = ((points - 1) / block) | 0;
+  return (newest - held + 1) % blocks;
 }
 
 /** the blocks holding points, at most `most` */
-function heldBlocks(points: number, most: number): number {
-  return Math.min(most, Math.ceil(points / ERROR_BLOCK));
+function heldBlocks(points: number, most: number, block: number): number {
+  return Math.min(most, Math.ceil(points / block));
 }
 
 /**
@@ -138,12 +160,12 @@ function heldBlocks(points: number, most: number): number {
  * added oldest first from 0, so that errorWindowSums' adding the block in progress last gives a
  * sweep's sums bit for bit. A block's sum of squares is M2 + n * mean^2 (two non-negative terms).
  */
-function sumClosedBlocks(d: Float64Array, st: number, bl: number, models: number, points: number): void {
-  const closed = Math.min(ERROR_BLOCKS - 1, (points / ERROR_BLOCK) | 0);
+function sumClosedBlocks(d: Float64Array, st: number, bl: number, models: number, points: number, block: number, blocks: number): void {
+  const closed = Math.min(blocks - 1, (points / block) | 0);
   const stride = models * ERROR_FIELDS;
   const sums = st + CLOSED;
   d.fill(0, sums, sums + CLOSED_FIELDS * models);
-  let i = (((points / ERROR_BLOCK) | 0) - closed) % ERROR_BLOCKS;
+  let i = (((points / block) | 0) - closed) % blocks;
   for (let b = 0; b < closed; b += 1) {
     let s = bl + i * stride;
     let c = sums;
@@ -155,7 +177,7 @@ function sumClosedBlocks(d: Float64Array, st: number, bl: number, models: number
       // an empty block holds n = mean = M2 = 0: adds 0
       d[c + CLOSED_SQ] = (d[c + CLOSED_SQ] as number) + ((d[s + M2] as number) + k * mean * mean);
     }
-    i = i === ERROR_BLOCKS - 1 ? 0 : i + 1;
+    i = i === blocks - 1 ? 0 : i + 1;
   }
 }
 
@@ -165,7 +187,8 @@ function sumClosedBlocks(d: Float64Array, st: number, bl: number, models: number
  * models. Each is the closed blocks' sum (sumClosedBlocks, kept since the block in progress
  * started) plus the block in progress's: every block's term added oldest block first.
  */
-export function errorWindowSums(d: Float64Array, st: number, bl: number, models: number, counts: Float64Array, sumAbs: Float64Array, sumSq: Float64Array): void {
+export function errorWindowSums(d: Float64Array, st: number, bl: number, models: number, counts: Float64Array, sumAbs: Float64Array, sumSq: Float64Array, shape = MODEL_ERROR_BLOCKS): void {
+  const { block, blocks } = shape;
   const points = (d[st + POINTS] as number) | 0;
   if (points === 0) {
     counts.fill(0, 0, models);
@@ -173,7 +196,7 @@ export function errorWindowSums(d: Float64Array, st: number, bl: number, models:
     sumSq.fill(0, 0, models);
     return;
   }
-  let s = bl + (((points - 1) / ERROR_BLOCK) | 0) % ERROR_BLOCKS * models * ERROR_FIELDS;
+  let s = bl + (((points - 1) / block) | 0) % blocks * models * ERROR_FIELDS;
   let c = st + CLOSED;
   for (let m = 0; m < models; m += 1, s += ERROR_FIELDS, c += CLOSED_FIELDS) {
     const k = d[s + N] as number;
@@ -188,17 +211,18 @@ export function errorWindowSums(d: Float64Array, st: number, bl: number, models:
  * population standard deviation of model m's residuals in the 5 newest blocks (the last 161 to
  * 200 points), 0 with fewer than two: the blocks' (n, mean, M2) combined oldest first (Chan et al.)
  */
-export function errorSigma(d: Float64Array, st: number, bl: number, models: number, m: number): number {
+export function errorSigma(d: Float64Array, st: number, bl: number, models: number, m: number, shape = MODEL_ERROR_BLOCKS): number {
+  const { block, blocks } = shape;
   const points = (d[st + POINTS] as number) | 0;
-  const held = heldBlocks(points, SIGMA_BLOCKS);
+  const held = heldBlocks(points, shape.sigmaBlocks, block);
   const stride = models * ERROR_FIELDS;
-  let i = oldestSlot(points, held);
+  let i = oldestSlot(points, held, block, blocks);
   let n = 0;
   let mean = 0;
   let m2 = 0;
   for (let b = 0; b < held; b += 1) {
     const s = bl + i * stride + m * ERROR_FIELDS;
-    i = i === ERROR_BLOCKS - 1 ? 0 : i + 1;
+    i = i === blocks - 1 ? 0 : i + 1;
     const k = d[s + N] as number;
     if (k === 0) continue;
     if (n === 0) {

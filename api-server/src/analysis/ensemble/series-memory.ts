@@ -31,7 +31,7 @@
  */
 import { LINE_SPLIT_REGION, lineSharePoints, lineRebase, lineRegion, lineRingX, lineSplitPoints, lineTimeFits } from '../regression/line-slots.js';
 import { SORTED_META, sortedCount } from './sorted-slots.js';
-import { errorBlocksSize, errorStats } from './error-slots.js';
+import { SEASONAL_RESIDUAL_BLOCKS, errorBlocksSize, errorStats } from './error-slots.js';
 
 export const MODEL_COUNT = 5;
 /** the stable line (ca_ilr, §5.6 ca_ilr's stable window) and the burst line, in points */
@@ -65,15 +65,17 @@ export const ARI_LAST = ARI_COUNT + 1;
 export const ARI_SINCE_FIT = ARI_LAST + 1;
 /** the value window's scalars (ring head, count, deviation search hint; sorted-slots.ts) */
 export const VALUE_META = ARI_SINCE_FIT + 1;
-// the detectors' running sums: the value window's, and their seasonal residuals'
+// the detectors' running sums of the value window, and their seasonal residuals' statistics
 export const DET_SUM = VALUE_META + SORTED_META;
 export const DET_SUM_SQ = DET_SUM + 1;
-export const RES_COUNT = DET_SUM_SQ + 1;
-export const RES_SUM = RES_COUNT + 1;
-export const RES_SUM_SQ = RES_SUM + 1;
+/**
+ * the seasonal residuals' block statistics' scalars (error-slots.ts, one "model": the residuals
+ * pushed, the closed blocks' sums); their blocks are StageLayout.residualBlocks
+ */
+export const RES_STATS = DET_SUM_SQ + 1;
 // derived scalars (not saved: a restore's replay rebuilds them)
 /** points in a row, up to VALUE_POINTS, that left the models at their zero fixed point (zero-point.ts) */
-export const ZERO_RUN = RES_SUM_SQ + 1;
+export const ZERO_RUN = RES_STATS + errorStats(1);
 /** the detectors' seasonal residuals in a row, up to RESIDUAL_POINTS, that were +0 (series-detectors.ts) */
 export const RES_ZERO_RUN = ZERO_RUN + 1;
 export const ERROR_STATS = RES_ZERO_RUN + 1;
@@ -114,10 +116,10 @@ export interface StageLayout {
   /** the models' residual blocks (error-slots.ts): one for the 16-point stage, six from the 300 stage */
   readonly errorBlocks: number;
   /**
-   * the seasonal residual ring (present from the 256 stage: residuals start after one season), an
-   * element of the memory's Float32 view (floatView) like the season
+   * the seasonal detector's residuals as block statistics (error-slots.ts SEASONAL_RESIDUAL_BLOCKS,
+   * one model; present from the 256 stage: residuals start after one season), not the residuals
    */
-  readonly residuals: number;
+  readonly residualBlocks: number;
   readonly size: number;
   /** [offset, length] of every region, for the copy to the next stage */
   readonly regions: readonly (readonly [number, number])[];
@@ -143,13 +145,14 @@ function stageLayout(room: number, wide: boolean): StageLayout {
   const times = wide ? -1 : 4 * timesRegion;
   // 16-bit positions in the ring (sorted-slots.ts): four per Float64
   const valueSorted = 4 * take(Math.ceil(Math.min(VALUE_POINTS, room) / 4));
-  // single precision (models.ts hwUpdate), like the residual ring
+  // single precision (models.ts hwUpdate)
   const season = 2 * take(Math.ceil(Math.min(SEASON, room) / 2));
   // the sufficient statistics of the residuals' blocks, not the residuals (error-slots.ts)
   const errorBlocks = take(errorBlocksSize(MODEL_COUNT, room));
-  const residuals = 2 * take(room >= 256 ? RESIDUAL_POINTS / 2 : 0);
+  // a ring of 10 blocks of 20 residuals, whose sigma the detector reads (the last 181-200 residuals)
+  const residualBlocks = take(room >= 256 ? errorBlocksSize(1, room, SEASONAL_RESIDUAL_BLOCKS) : 0);
   const valueStride = wide ? 2 : 1;
-  return Object.freeze({ room, valueRing, valueStride, valueSorted, times, recentX, season, errorBlocks, residuals, size: at, regions: Object.freeze(regions) });
+  return Object.freeze({ room, valueRing, valueStride, valueSorted, times, recentX, season, errorBlocks, residualBlocks, size: at, regions: Object.freeze(regions) });
 }
 
 /** the stages a series grows through */
@@ -182,7 +185,7 @@ function shareStablePoints(d: Float64Array, layout: StageLayout): void {
   else lineSplitPoints(d, STABLE_LINE, layout.valueRing, layout.times, VALUE_POINTS);
 }
 
-/** the memory seen as floats (the season's and the residual ring's elements: StageLayout.season, residuals) */
+/** the memory seen as floats (the season's elements: StageLayout.season) */
 export function floatView(d: Float64Array): Float32Array {
   return new Float32Array(d.buffer, d.byteOffset, d.length * 2);
 }
