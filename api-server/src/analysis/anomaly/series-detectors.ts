@@ -20,8 +20,8 @@
  * `methodScores` carries each method's own score (the §5.6 deviations as s / (s + 3), so 3 sigma
  * maps to 0.5) for the per-method columns of the evaluation (docs/nab.md).
  * The value window, the Holt-Winters model and the stable regression line are the series
- * ensemble's own (the same points feed both): the detectors keep only their running sums, the
- * residual ring and the 20-point burst line. Built on an ensemble that the owner observes first
+ * ensemble's own (the same points feed both): the detectors keep only the value window's running
+ * sums, the seasonal residuals' block statistics and the 20-point burst line. Built on an ensemble that the owner observes first
  * (`new SeriesDetectors(ensemble)`, as SeriesSet does), or standalone (`new SeriesDetectors()`:
  * it then owns and feeds an ensemble of its own, as the NAB evaluation does).
  * Persistence replays the last 300 points for the §5.6 methods and saves the novelty state whole
@@ -246,7 +246,7 @@ export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xS
   scores[NOVELTY_AT] = 0;
   if (!Number.isFinite(y) || !Number.isFinite(xSeconds)) return NO_FIRINGS;
   // the ensemble's memory after its observe: the value window, Holt-Winters' forecast, the
-  // stable line, and the detectors' own sums, residual ring and burst line
+  // stable line, and the detectors' own sums, residual blocks and burst line
   const d = base.memory;
   const layout = layoutOf(d);
   let firings: Firing[] | null = null;

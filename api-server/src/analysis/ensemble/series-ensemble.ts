@@ -5,8 +5,8 @@
  * the normalised inverse mean absolute errors with a floor of 0.05.
  * Confidence = 1 / (1 + mean MSE over the five models), a model without errors counting as 1.
  *
- * The object holds one Float64Array, the series' memory (series-memory.ts; the season and the
- * detectors' residual ring are read through a Float32 view of it): the models, their
+ * The object holds one Float64Array, the series' memory (series-memory.ts; the season is read
+ * through a Float32 view of it): the models, their
  * residuals' block sums and weights, and the state of the series' §5.6 detectors (series-detectors.ts), which
  * read the value window, Holt-Winters' forecast made before the update and the stable line there
  * after each observe instead of keeping copies.
@@ -100,7 +100,7 @@ export interface EnsembleState {
 export class SeriesEnsemble implements LineHost {
   /** everything of the series, the detectors' part included (series-memory.ts) */
   private d: Float64Array;
-  /** the same memory as floats: Holt-Winters' season and the detectors' residual ring (models.ts, series-detectors.ts) */
+  /** the same memory as floats: Holt-Winters' season (models.ts) */
   private r: Float32Array;
   /** the same memory as 16-bit integers: the value window's sorted positions (sorted-slots.ts) */
   private u: Uint16Array;
@@ -115,11 +115,6 @@ export class SeriesEnsemble implements LineHost {
   /** the series' memory (replaced by a larger one as its windows grow) */
   get memory(): Float64Array {
     return this.d;
-  }
-
-  /** the series' memory as floats (replaced with it): where the season and the detectors' residual ring are */
-  get floats(): Float32Array {
-    return this.r;
   }
 
   /**
