@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { ERROR_BLOCK, ERROR_FIELDS, errorBlocksSize, errorNextAt, errorPush, errorStats } from '../../../api-server/src/analysis/ensemble/error-slots.js';
-import { ariNewestAt, ariUpdate, hwSeasonNextAt, hwUpdate } from '../../../api-server/src/analysis/ensemble/models.js';
-import { ARI_LAST, STAGES, floatView, newSeriesMemory } from '../../../api-server/src/analysis/ensemble/series-memory.js';
+import { ariNewestDiff, ariUpdate, hwSeasonNextAt, hwUpdate, madUpdate } from '../../../api-server/src/analysis/ensemble/models.js';
+import { ARI_LAST, STAGES, floatView, newSeriesMemory, positionsView } from '../../../api-server/src/analysis/ensemble/series-memory.js';
 import { SORTED_META, sortedAt, sortedMiddleAt, sortedNextRingAt, sortedPush } from '../../../api-server/src/analysis/ensemble/sorted-slots.js';
 import { NO_TIMES, lineNextPointAt, linePush, lineRegion } from '../../../api-server/src/analysis/regression/line-slots.js';
 import { SeriesSet } from '../../../api-server/src/analysis/series/series-set.js';
@@ -97,15 +97,16 @@ describe('prefetch: the next element of each window is where the next push write
     }
   });
 
-  it('models: ariNewestAt is the newest difference, hwSeasonNextAt the season element the next update writes', () => {
+  it('models: ariNewestDiff is the newest difference, hwSeasonNextAt the season element the next update writes', () => {
     const d = newSeriesMemory(STAGES.length - 1);
     const f = floatView(d);
     const layout = STAGES[STAGES.length - 1]!;
     for (let p = 0; p < 700; p++) {
       const y = 10 + Math.sin(p / 7) * 3 + p * 0.013;
       const last = d[ARI_LAST]!;
-      ariUpdate(d, y);
-      if (p > 0) expect(d[ariNewestAt(d)]).to.equal(y - last);
+      madUpdate(d, positionsView(d), layout, y);
+      ariUpdate(d, layout, y);
+      expect(ariNewestDiff(d, layout)).to.equal(p > 0 ? y - last : 0);
       const season = hwSeasonNextAt(d, layout);
       const before = Float32Array.from(f);
       hwUpdate(d, f, layout, y);

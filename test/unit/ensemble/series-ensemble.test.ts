@@ -37,7 +37,7 @@ describe('ensemble models (analytics.md §5.2)', () => {
   });
 
   it('arima: recovers the AR coefficient of differences that follow an AR(1)', () => {
-    const { d } = fullMemory();
+    const { d, layout } = fullMemory();
     let diff = 1;
     let y = 0;
     let seed = 7;
@@ -45,10 +45,82 @@ describe('ensemble models (analytics.md §5.2)', () => {
       seed = (seed * 1103515245 + 12345) % 2147483648;
       diff = 0.6 * diff + (seed / 2147483648 - 0.5) * 0.1;
       y += diff;
-      ariUpdate(d, y);
+      madUpdate(d, positionsView(d), layout, y);
+      ariUpdate(d, layout, y);
     }
     expect(ariPhi(d)[0]).to.be.within(0.35, 0.85);
     expect(ariUsable(d)).to.equal(true);
+  });
+
+  it('arima over the value window: the coefficients and forecasts of ARI with a ring of 64 differences of its own, bit for bit (property)', () => {
+    // the reference: ARI as it was kept before its differences were read from the value window
+    class RingAri {
+      readonly diffs: number[] = [];
+      last = Number.NaN;
+      sinceFit = 0;
+      phi = [0, 0, 0];
+      update(y: number): void {
+        if (!Number.isNaN(this.last)) {
+          this.diffs.push(y - this.last);
+          if (this.diffs.length > 64) this.diffs.shift();
+          this.sinceFit += 1;
+          const n = this.diffs.length;
+          if (n >= 8 && (this.sinceFit >= 10 || n === 8)) {
+            this.fit();
+            this.sinceFit = 0;
+          }
+        }
+        this.last = y;
+      }
+      fit(): void {
+        const x = this.diffs;
+        const n = x.length;
+        const rho = [0, 1, 2, 3].map((lag) => {
+          let s = 0;
+          for (let i = lag; i < n; i += 1) s += x[i]! * x[i - lag]!;
+          return s / n;
+        });
+        const r0 = rho[0]!;
+        if (Math.abs(r0) < 1e-12) return;
+        const phi = levinsonDurbin(rho.map((r) => r / r0), 3);
+        if (phi !== undefined && Math.abs(phi[0]!) + Math.abs(phi[1]!) + Math.abs(phi[2]!) < 1) this.phi = phi;
+      }
+      predict(h: number): number {
+        const n = this.diffs.length;
+        let [r0, r1, r2] = [n > 0 ? this.diffs[n - 1]! : 0, n > 1 ? this.diffs[n - 2]! : 0, n > 2 ? this.diffs[n - 3]! : 0];
+        let y = this.last;
+        for (let s = 0; s < Math.min(Math.max(1, h), 20); s += 1) {
+          const dy = this.phi[0]! * r0 + this.phi[1]! * r1 + this.phi[2]! * r2;
+          y += dy;
+          [r2, r1, r0] = [r1, r0, dy];
+        }
+        return y;
+      }
+    }
+    // runs of a value (+0 among them, long enough for the zero fixed point), noise between them
+    const segment = fc.record({ level: fc.oneof(fc.constant(0), fc.double({ min: -1e6, max: 1e6, noNaN: true })), noise: fc.constantFrom(0, 0.01, 3), n: fc.integer({ min: 1, max: 420 }) });
+    fc.assert(
+      fc.property(fc.array(segment, { minLength: 1, maxLength: 5 }), fc.integer({ min: 1, max: 1000 }), (segments, seed) => {
+        const e = new SeriesEnsemble();
+        const ref = new RingAri();
+        let s = seed;
+        let x = 0;
+        for (const { level, noise, n } of segments) {
+          for (let k = 0; k < n; k += 1) {
+            s = (s * 1103515245 + 12345) % 2147483648;
+            const y = noise === 0 ? level : level + (s / 2147483648 - 0.5) * noise;
+            e.observe(y, x);
+            ref.update(y);
+            x += 15;
+            expect(ariPhi(e.memory), `phi at point ${x / 15}`).to.deep.equal(ref.phi);
+            const usable = ref.diffs.length >= 10;
+            expect(ariUsable(e.memory)).to.equal(usable);
+            if (usable) for (const h of [1, 4, 40]) expect(Object.is(e.modelPredictions(h).arima, ref.predict(h)), `forecast ${h} at point ${x / 15}`).to.equal(true);
+          }
+        }
+      }),
+      { numRuns: 60 },
+    );
   });
 
   it('holt_winters: learns a pure season and predicts it one season later', () => {

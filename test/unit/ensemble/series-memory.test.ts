@@ -36,9 +36,12 @@ describe('series memory (one Float64Array per series, grown by stages)', () => {
     // the closed blocks, three per model (120); then blocks of 40 points, six at 300 points (960
     // bytes instead of 1 920; the 16-point stage keeps its one block); then the seasonal detector's
     // 200 residuals in floats (800 bytes) and their three running sums as ten blocks of 20 (40
-    // doubles, 320 bytes) and four scalars (32): one scalar more in both stages (8)
-    expect(STAGES.map((s) => s.size * 8)).to.deep.equal([2080 - 320 - 120 + 160 - 64 + 16 + 120 + 8, 13368 - 4800 - 120 + 1920 - 1200 + 16 + 120 - 960 - 800 + 320 + 8]);
-    expect(STAGES.map((s) => s.size * 8)).to.deep.equal([1880, 7872]);
+    // doubles, 320 bytes) and four scalars (32): one scalar more in both stages (8); then ARI's 64
+    // differences and their ring's head and count (528 bytes: the value window's differences now)
+    // and the burst line's 20 (x, y) points (40 doubles, 320 bytes: the value window's last 20
+    // now) with two split-line scalars more (16): 832 bytes fewer in both stages
+    expect(STAGES.map((s) => s.size * 8)).to.deep.equal([2080 - 320 - 120 + 160 - 64 + 16 + 120 + 8 - 528 - 320 + 16, 13368 - 4800 - 120 + 1920 - 1200 + 16 + 120 - 960 - 800 + 320 + 8 - 528 - 320 + 16]);
+    expect(STAGES.map((s) => s.size * 8)).to.deep.equal([1048, 7040]);
   });
 
   it('a series that grows through every stage behaves exactly as one that started with all the room (property)', () => {

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { SeriesEnsemble } from '../../../api-server/src/analysis/ensemble/series-ensemble.js';
-import { STABLE_LINE, STAGES, VALUE_POINTS, WIDE, layoutOf } from '../../../api-server/src/analysis/ensemble/series-memory.js';
+import { BURST_POINTS, STABLE_LINE, STAGES, VALUE_POINTS, WIDE, layoutOf } from '../../../api-server/src/analysis/ensemble/series-memory.js';
 import { lineXBase } from '../../../api-server/src/analysis/regression/line-slots.js';
-import { detectPoint } from '../../../api-server/src/analysis/anomaly/series-detectors.js';
+import { burstLineOf, detectPoint, seriesBurstSlopeStdError, seriesBurstSpan } from '../../../api-server/src/analysis/anomaly/series-detectors.js';
 import { allocateNovelty, releaseNovelty } from '../../../api-server/src/analysis/anomaly/novelty-score.js';
 
 const INT32_MAX = 2 ** 31 - 1;
@@ -121,6 +121,9 @@ describe('the sample times of the value window as 32-bit offsets from a base (se
               expect(narrow.forecast(30)).to.deep.equal(wide.forecast(30));
               expect(narrow.stableLine.toJSON()).to.deep.equal(wide.stableLine.toJSON());
             }
+            // the burst line's points are the last 20 of the same rings: its x base follows each rebase
+            expect(seriesBurstSpan(narrow)).to.equal(seriesBurstSpan(wide), `burst span at ${i}`);
+            expect(Object.is(seriesBurstSlopeStdError(narrow), seriesBurstSlopeStdError(wide))).to.equal(true, `burst slope error at ${i}`);
           });
           // the last 300 times, bit for bit (Object.is in deep.equal: -0 is not 0)
           const times = timesOf(narrow);
@@ -128,6 +131,9 @@ describe('the sample times of the value window as 32-bit offsets from a base (se
           times.forEach((t, k) => expect(Object.is(t, fed[fed.length - times.length + k])).to.equal(true));
           expect(narrow.toJSON()).to.deep.equal(wide.toJSON());
           expect(narrow.stableLine.toJSON()).to.deep.equal(wide.stableLine.toJSON());
+          const burst = burstLineOf(narrow).toJSON();
+          expect(burst).to.deep.equal(burstLineOf(wide).toJSON());
+          expect(burst.xs).to.deep.equal(fed.slice(-BURST_POINTS));
         } finally {
           releaseNovelty(noveltyA);
           releaseNovelty(noveltyB);

@@ -44,7 +44,7 @@ import {
 import { sortedCount, sortedMedian, sortedMedianAbsDeviation, sortedZeroDeviation } from '../ensemble/sorted-slots.js';
 import { atZeroPoint } from '../ensemble/zero-point.js';
 import { SEASONAL_RESIDUAL_BLOCKS, errorNextAt, errorPoints, errorPush, errorPushZeros, errorSigma } from '../ensemble/error-slots.js';
-import { LINE_POINTS, NO_TIMES, lineCount, lineFirstX, lineLastX, lineMeanY, lineNextPointAt, linePredict, linePush, lineSlope, lineSlopeStdError } from '../regression/line-slots.js';
+import { LINE_POINTS, lineCount, lineFirstX, lineLastX, lineMeanY, lineNextPointAt, linePredict, linePush, lineSlope, lineSlopeStdError } from '../regression/line-slots.js';
 import { LineView, slopeRatio, type RegressionLine } from '../regression/sliding-regression.js';
 import { allocateNovelty, noveltyExpertScores, noveltyFromJSON, noveltyToJSON, observeNovelty, releaseNovelty, type NoveltyExperts } from './novelty-score.js';
 
@@ -115,7 +115,7 @@ export function burstLineOf(ensemble: SeriesEnsemble): RegressionLine {
 export function seriesMetricRatio(ensemble: SeriesEnsemble, noiseGate: number): number | null {
   const d = ensemble.memory;
   if (lineCount(d, BURST_LINE) !== BURST_POINTS) return null;
-  return slopeRatio(lineSlope(d, BURST_LINE), lineLastX(d, BURST_LINE, BURST_POINTS, NO_TIMES) - lineFirstX(d, BURST_LINE, NO_TIMES), lineSlope(d, STABLE_LINE), noiseGate);
+  return slopeRatio(lineSlope(d, BURST_LINE), lineLastX(d, BURST_LINE, BURST_POINTS, ensemble.positions) - lineFirstX(d, BURST_LINE, ensemble.positions), lineSlope(d, STABLE_LINE), noiseGate);
 }
 
 /**
@@ -134,7 +134,7 @@ export function touchDetectorLines(ensemble: SeriesEnsemble): number {
 /** the slope of the series' burst line */
 /** the burst line's slope standard error (decision/slope-significance.ts), +Infinity under 3 points */
 export function seriesBurstSlopeStdError(ensemble: SeriesEnsemble): number {
-  return lineSlopeStdError(ensemble.memory, BURST_LINE, BURST_POINTS, NO_TIMES);
+  return lineSlopeStdError(ensemble.memory, BURST_LINE, BURST_POINTS, ensemble.positions);
 }
 
 /** whether the burst window is full (metricR needs 20 points) */
@@ -150,7 +150,7 @@ export function seriesBurstMean(ensemble: SeriesEnsemble): number {
 /** the burst line's time span (last x − first x), 0 when empty */
 export function seriesBurstSpan(ensemble: SeriesEnsemble): number {
   const d = ensemble.memory;
-  return lineCount(d, BURST_LINE) === 0 ? 0 : lineLastX(d, BURST_LINE, BURST_POINTS, NO_TIMES) - lineFirstX(d, BURST_LINE, NO_TIMES);
+  return lineCount(d, BURST_LINE) === 0 ? 0 : lineLastX(d, BURST_LINE, BURST_POINTS, ensemble.positions) - lineFirstX(d, BURST_LINE, ensemble.positions);
 }
 
 export function seriesBurstSlope(ensemble: SeriesEnsemble): number {
@@ -248,6 +248,7 @@ export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xS
   // the ensemble's memory after its observe: the value window, Holt-Winters' forecast, the
   // stable line, and the detectors' own sums, residual blocks and burst line
   const d = base.memory;
+  const u = base.positions;
   const layout = layoutOf(d);
   let firings: Firing[] | null = null;
 
@@ -273,7 +274,6 @@ export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xS
     if (sigma > 1e-9 && z > THRESHOLD) (firings ??= []).push({ method: 'zscore', value: y, expected: mu, score: (y - mu) / (sigma + 1e-10) });
     // at the zero fixed point every value of the window is +0: so are the median and the deviation
     const atZero = atZeroPoint(d, y);
-    const u = base.positions;
     const med = atZero ? 0 : sortedMedian(d, VALUE_META, layout.valueRing, u, layout.valueSorted);
     median = med;
     const madSigma = 1.4826 * (atZero ? sortedZeroDeviation(d, VALUE_META) : sortedMedianAbsDeviation(d, VALUE_META, layout.valueRing, u, layout.valueSorted, med));
@@ -307,10 +307,10 @@ export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xS
   }
 
   // ca_ilr: metricR of the series (burst 20 here, stable 240 = the ensemble's line)
-  linePush(d, BURST_LINE, BURST_POINTS, xSeconds, y, NO_TIMES);
+  linePush(d, BURST_LINE, BURST_POINTS, xSeconds, y, u);
   const r = seriesMetricRatio(base, NOISE_GATE);
   if (r !== null) scores[CA_ILR] = r;
-  if (r !== null && r > THRESHOLD && Math.abs(lineSlope(d, BURST_LINE)) > BURST_SLOPE_T * lineSlopeStdError(d, BURST_LINE, BURST_POINTS, NO_TIMES)) {
+  if (r !== null && r > THRESHOLD && Math.abs(lineSlope(d, BURST_LINE)) > BURST_SLOPE_T * lineSlopeStdError(d, BURST_LINE, BURST_POINTS, u)) {
     (firings ??= []).push({ method: 'ca_ilr', value: r, expected: linePredict(d, STABLE_LINE, xSeconds), score: r });
   }
 

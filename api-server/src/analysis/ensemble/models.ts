@@ -5,12 +5,9 @@
  * (SeriesEnsemble) before it reaches a model.
  */
 import { lineCount, linePredict, linePush, lineSlope } from '../regression/line-slots.js';
-import { sortedCount, sortedMedian, sortedPush } from './sorted-slots.js';
+import { sortedCount, sortedMedian, sortedPush, sortedSlotOf } from './sorted-slots.js';
 import {
-  ARI_COUNT,
   ARI_DIFFS,
-  ARI_DIFF_RING,
-  ARI_HEAD,
   ARI_LAST,
   ARI_PHI,
   ARI_SINCE_FIT,
@@ -54,24 +51,31 @@ const PHI = new Float64Array(3);
 const PHI_PREVIOUS = new Float64Array(3);
 
 // arima: ARI(3,1) with Yule-Walker (Levinson-Durbin) over the last 64 differences, refitted every
-// 10 points.
-export function ariUpdate(d: Float64Array, y: number): void {
-  const last = d[ARI_LAST] as number;
-  if (!Number.isNaN(last)) {
-    // integers held in Float64 memory: `| 0` keeps the ring arithmetic in int32
-    const head = (d[ARI_HEAD] as number) | 0;
-    let count = (d[ARI_COUNT] as number) | 0;
-    let slot = head + count;
-    if (slot >= ARI_DIFFS) slot -= ARI_DIFFS;
-    d[ARI_DIFF_RING + slot] = y - last;
-    if (count < ARI_DIFFS) {
-      count += 1;
-      d[ARI_COUNT] = count;
-    } else d[ARI_HEAD] = head + 1 === ARI_DIFFS ? 0 : head + 1;
+// 10 points. The differences are not stored: difference k is the value window's value k minus
+// value k - 1 (the window holds the last 300 values, so the last 65 give the 64), the subtraction
+// the stored difference was (so the same double). The value window must hold y before
+// ariUpdate(y) (madUpdate first, as SeriesEnsemble.observe does).
+/** the value window's k-th oldest value (k < its count) */
+function windowValue(d: Float64Array, layout: StageLayout, k: number): number {
+  return d[layout.valueRing + sortedSlotOf(d, VALUE_META, VALUE_POINTS, k) * layout.valueStride] as number;
+}
+/** how many differences ARI has: the value window's values but one, at most ARI_DIFFS (-1 before the first value) */
+function ariCount(d: Float64Array): number {
+  return Math.min(sortedCount(d, VALUE_META) - 1, ARI_DIFFS);
+}
+/** the difference j places before the newest (0: the newest), j < ariCount */
+function ariDiffBack(d: Float64Array, layout: StageLayout, j: number): number {
+  const newest = sortedCount(d, VALUE_META) - 1 - j;
+  return windowValue(d, layout, newest) - windowValue(d, layout, newest - 1);
+}
+/** y pushed to the value window first (madUpdate) */
+export function ariUpdate(d: Float64Array, layout: StageLayout, y: number): void {
+  if (!Number.isNaN(d[ARI_LAST] as number)) {
+    const count = ariCount(d);
     const sinceFit = (d[ARI_SINCE_FIT] as number) + 1;
     d[ARI_SINCE_FIT] = sinceFit;
     if (count >= 8 && (sinceFit >= 10 || count === 8)) {
-      ariFit(d);
+      ariFit(d, layout, count);
       d[ARI_SINCE_FIT] = 0;
     }
   }
@@ -79,42 +83,43 @@ export function ariUpdate(d: Float64Array, y: number): void {
 }
 /**
  * ariUpdate of y = +0 at the zero fixed point (zero-point.ts: the last value and all 64 differences
- * +0): the difference written would be +0 over +0, and a refit due now would find every
- * difference zero and keep the coefficients (ariFit returns before writing), so only the ring's
- * head, the refit counter and the last value move.
+ * +0): a refit due now would find every difference zero and keep the coefficients (ariFit returns
+ * before writing), so only the refit counter and the last value move.
  */
 export function ariUpdateAtZero(d: Float64Array): void {
-  const head = (d[ARI_HEAD] as number) | 0;
-  d[ARI_HEAD] = head + 1 === ARI_DIFFS ? 0 : head + 1;
   const sinceFit = (d[ARI_SINCE_FIT] as number) + 1;
   d[ARI_SINCE_FIT] = sinceFit >= 10 ? 0 : sinceFit;
   d[ARI_LAST] = 0;
 }
 export function ariUsable(d: Float64Array): boolean {
-  return (d[ARI_COUNT] as number) >= 10;
+  return ariCount(d) >= 10;
 }
-/** the k-th oldest difference */
-function ariDiff(d: Float64Array, k: number): number {
-  const i = ((d[ARI_HEAD] as number) | 0) + k;
-  return d[ARI_DIFF_RING + (i >= ARI_DIFFS ? i - ARI_DIFFS : i)] as number;
-}
-/** ARI_DIFFS is a power of two: ring positions wrap with a mask */
-const DIFF_MASK = ARI_DIFFS - 1;
-if ((ARI_DIFFS & DIFF_MASK) !== 0) throw new Error('ARI_DIFFS must be a power of two');
-/** the element of the newest difference (the next one is written beside it) */
-export function ariNewestAt(d: Float64Array): number {
-  return ARI_DIFF_RING + ((((d[ARI_HEAD] as number) | 0) + ((d[ARI_COUNT] as number) | 0) - 1) & DIFF_MASK);
+/** the newest difference (+0 before there is one) */
+export function ariNewestDiff(d: Float64Array, layout: StageLayout): number {
+  return ariCount(d) > 0 ? ariDiffBack(d, layout, 0) : 0;
 }
 
-function ariFit(d: Float64Array): void {
-  const n = (d[ARI_COUNT] as number) | 0;
-  const head = (d[ARI_HEAD] as number) | 0;
-  // r_k = sum over i >= k of x_i x_{i-k}, for k = 0..3, in one pass over the ring (x_i: the i-th
-  // oldest difference, at (head + i) mod ARI_DIFFS, here with the mask); each sum adds the same
-  // products in the same order as a pass per lag would, from 0 (0 + -0 is +0, as before). n >= 8 here.
-  const x0 = d[ARI_DIFF_RING + (head & DIFF_MASK)] as number;
-  const x1 = d[ARI_DIFF_RING + ((head + 1) & DIFF_MASK)] as number;
-  const x2 = d[ARI_DIFF_RING + ((head + 2) & DIFF_MASK)] as number;
+/** over the last n differences, n >= 8 */
+function ariFit(d: Float64Array, layout: StageLayout, n: number): void {
+  const ring = layout.valueRing;
+  const stride = layout.valueStride;
+  // r_k = sum over i >= k of x_i x_{i-k}, for k = 0..3, in one pass over the differences (x_i: the
+  // i-th oldest, its value's ring slot advanced in place); each sum adds the same products in the
+  // same order as a pass per lag would, from 0 (0 + -0 is +0, as before).
+  let slot = sortedSlotOf(d, VALUE_META, VALUE_POINTS, sortedCount(d, VALUE_META) - 1 - n);
+  let previous = d[ring + slot * stride] as number;
+  slot = slot + 1 === VALUE_POINTS ? 0 : slot + 1;
+  let value = d[ring + slot * stride] as number;
+  const x0 = value - previous;
+  previous = value;
+  slot = slot + 1 === VALUE_POINTS ? 0 : slot + 1;
+  value = d[ring + slot * stride] as number;
+  const x1 = value - previous;
+  previous = value;
+  slot = slot + 1 === VALUE_POINTS ? 0 : slot + 1;
+  value = d[ring + slot * stride] as number;
+  const x2 = value - previous;
+  previous = value;
   let s0 = 0;
   let s1 = 0;
   let s2 = 0;
@@ -129,7 +134,10 @@ function ariFit(d: Float64Array): void {
   let back2 = x1;
   let back3 = x0;
   for (let i = 3; i < n; i += 1) {
-    const x = d[ARI_DIFF_RING + ((head + i) & DIFF_MASK)] as number;
+    slot = slot + 1 === VALUE_POINTS ? 0 : slot + 1;
+    value = d[ring + slot * stride] as number;
+    const x = value - previous;
+    previous = value;
     s0 += x * x;
     s1 += x * back1;
     s2 += x * back2;
@@ -148,12 +156,12 @@ function ariFit(d: Float64Array): void {
   if (!levinsonDurbinInto(RHO, 3, PHI, PHI_PREVIOUS)) return;
   if (Math.abs(PHI[0] as number) + Math.abs(PHI[1] as number) + Math.abs(PHI[2] as number) < 1) d.set(PHI, ARI_PHI);
 }
-export function ariPredict(d: Float64Array, h: number): number {
+export function ariPredict(d: Float64Array, layout: StageLayout, h: number): number {
   const steps = Math.min(Math.max(1, h), 20);
-  const count = (d[ARI_COUNT] as number) | 0;
-  let r0 = count > 0 ? ariDiff(d, count - 1) : 0;
-  let r1 = count > 1 ? ariDiff(d, count - 2) : 0;
-  let r2 = count > 2 ? ariDiff(d, count - 3) : 0;
+  const count = ariCount(d);
+  let r0 = count > 0 ? ariDiffBack(d, layout, 0) : 0;
+  let r1 = count > 1 ? ariDiffBack(d, layout, 1) : 0;
+  let r2 = count > 2 ? ariDiffBack(d, layout, 2) : 0;
   const p0 = d[ARI_PHI] as number;
   const p1 = d[ARI_PHI + 1] as number;
   const p2 = d[ARI_PHI + 2] as number;
@@ -307,7 +315,7 @@ export function modelPredict(d: Float64Array, f: Float32Array, u: Uint16Array, l
     case CA_ILR:
       return caIlrPredict(d, h);
     case ARIMA:
-      return ariPredict(d, h);
+      return ariPredict(d, layout, h);
     case HOLT_WINTERS:
       return hwPredict(d, f, layout, h);
     case MAD:

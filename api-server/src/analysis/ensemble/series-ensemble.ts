@@ -22,7 +22,6 @@ import { atZeroPoint, countZeroRun, zeroPointReached } from './zero-point.js';
 import { sortedAt, sortedCount, sortedMiddleAt, sortedNextRingAt } from './sorted-slots.js';
 import { replayPoints } from './replay-points.js';
 import {
-  ariNewestAt,
   ariPredict,
   ariUpdate,
   ariUpdateAtZero,
@@ -50,7 +49,7 @@ import {
   MAD,
 } from './models.js';
 import {
-  ARI_DIFF_RING,
+  ARI_PHI,
   ERROR_STATS,
   EVICTED,
   EWMA_LEVEL,
@@ -138,7 +137,7 @@ export class SeriesEnsemble implements LineHost {
     // every usable model's one-step forecast, made once before learning y (written out: no
     // dispatch on the model per point)
     d[ONE_STEP + CA_ILR] = caIlrUsable(d) ? caIlrPredict(d, 1) : Number.NaN;
-    d[ONE_STEP + ARIMA] = ariUsable(d) ? ariPredict(d, 1) : Number.NaN;
+    d[ONE_STEP + ARIMA] = ariUsable(d) ? ariPredict(d, layout, 1) : Number.NaN;
     d[ONE_STEP + HOLT_WINTERS] = hwUsable(d) ? hwPredict(d, this.r, layout, 1) : Number.NaN;
     d[ONE_STEP + MAD] = madUsable(d) ? madPredict(d, u, layout) : Number.NaN;
     d[ONE_STEP + EWMA] = ewmaUsable(d) ? (d[EWMA_LEVEL] as number) : Number.NaN;
@@ -154,7 +153,7 @@ export class SeriesEnsemble implements LineHost {
     // writes this point's time in the times' ring (series-memory.ts)
     d[EVICTED] = madUpdate(d, u, layout, y);
     caIlrUpdate(d, u, y, xSeconds);
-    ariUpdate(d, y);
+    ariUpdate(d, layout, y);
     hwUpdate(d, this.r, layout, y);
     ewmaUpdate(d, y);
     d[LAST_Y] = y;
@@ -182,8 +181,8 @@ export class SeriesEnsemble implements LineHost {
 
   /**
    * Reads one value from each cache line the next observe reads first and returns their sum: the
-   * scalars, the residual block, the newest ARI difference, the stable line's scalars and next point,
-   * the value window's next slot (its time beside it) and middle, the next season and residual
+   * scalars, the residual block, the stable line's scalars and next point, the value window's next
+   * slot (its time beside it; ARI's differences are the values before it) and middle, the next season and residual
    * slots (at the zero fixed point only the lines a next +0 reads: zero-point.ts). An owner about
    * to observe many series touches them all first, so that their memory reads overlap instead of
    * waiting one after another (group prefetching, docs/performance.md); the sum only keeps the
@@ -195,7 +194,8 @@ export class SeriesEnsemble implements LineHost {
     if (needsGrowth(d)) return 0;
     const layout = layoutOf(d);
     let sum = 0;
-    for (let i = 0; i < ARI_DIFF_RING; i += 8) sum += d[i] as number;
+    // the scalars and the residuals' statistics, through ARI's coefficients
+    for (let i = 0; i < ARI_PHI + 3; i += 8) sum += d[i] as number;
     // the line's scalars may straddle two cache lines: both ends
     sum += (d[STABLE_LINE] as number) + (d[STABLE_LINE + LINE_POINTS - 1] as number) + (d[lineNextPointAt(d, STABLE_LINE, STABLE_POINTS)] as number);
     // the next value, and its time's slot (beside it in the WIDE stage)
@@ -210,7 +210,7 @@ export class SeriesEnsemble implements LineHost {
     // at the zero fixed point a next +0 reads none of the rest (zero-point.ts)
     if (zeroPointReached(d)) return sum;
     // the middle rank's position, then the value it names
-    sum += (d[ariNewestAt(d)] as number) + (d[layout.valueRing + (this.u[sortedMiddleAt(d, VALUE_META, layout.valueSorted)] as number)] as number);
+    sum += (d[layout.valueRing + (this.u[sortedMiddleAt(d, VALUE_META, layout.valueSorted)] as number)] as number);
     sum += this.r[hwSeasonNextAt(d, layout)] as number;
     return sum;
   }

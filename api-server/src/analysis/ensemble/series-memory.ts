@@ -5,15 +5,15 @@
  * observe touches a few adjacent cache lines reached from one pointer instead of a chain of
  * objects (docs/performance.md).
  *
- * Layout: the scalars and the fixed-size windows first (ARI's differences, the detectors' 20-point
- * burst line, the stable line's scalars), then the growing windows. Those start with room for 16
- * points (2.2 KB), then take each window's full size at the 17th point (16.5 KB): a series seen
+ * Layout: the scalars first (the models', the residuals' statistics, ARI's coefficients, the
+ * burst and stable lines'), then the growing windows. Those start with room for 16 points (1 KB),
+ * then take each window's full size at the 17th point (6.9 KB): a series seen
  * for four minutes does not hold an hour's storage. A stage change copies every region to its
  * place in a larger array (growSeriesMemory); while a window fills, its points are a prefix of its
  * region, so the copy keeps them in place. Two stages, not a doubling: every array a series
  * outgrows is freed to malloc, which keeps it (docs/memory.md); stages of 16, 32, 64, 128, 256
- * and 300 points left 51 KB of freed arrays per series behind a 25.5 KB one, two stages leave
- * 2.2 KB.
+ * and 300 points left 51 KB of freed arrays per series behind a 25.5 KB one (the layout then),
+ * two stages leave the first stage's array.
  *
  * The value window's ring of 300 values has a ring of the points' sample times beside it, as
  * 32-bit integers (each two halves in the memory's Uint16 view, positionsView: a third view would
@@ -29,7 +29,7 @@
  * window's sorted order is kept as 16-bit positions in its ring (sorted-slots.ts), not as a sorted
  * copy of the values (600 bytes instead of 2 400).
  */
-import { LINE_SPLIT_REGION, lineSharePoints, lineRebase, lineRegion, lineRingX, lineSplitPoints, lineTimeFits } from '../regression/line-slots.js';
+import { LINE_SPLIT_REGION, lineSetXBase, lineSharePoints, lineRebase, lineRingX, lineSplitPoints, lineTimeFits } from '../regression/line-slots.js';
 import { SORTED_META, sortedCount } from './sorted-slots.js';
 import { SEASONAL_RESIDUAL_BLOCKS, errorBlocksSize, errorStats } from './error-slots.js';
 
@@ -59,9 +59,8 @@ export const HW_LEVEL = HW_N + 1;
 export const HW_TREND = HW_LEVEL + 1;
 export const HW_LAST = HW_TREND + 1;
 export const HW_BUFFER_SUM = HW_LAST + 1;
-export const ARI_HEAD = HW_BUFFER_SUM + 1;
-export const ARI_COUNT = ARI_HEAD + 1;
-export const ARI_LAST = ARI_COUNT + 1;
+/** ARI's last value (NaN before the first); its differences are the value window's (models.ts ariDiffs) */
+export const ARI_LAST = HW_BUFFER_SUM + 1;
 export const ARI_SINCE_FIT = ARI_LAST + 1;
 /** the value window's scalars (ring head, count, deviation search hint; sorted-slots.ts) */
 export const VALUE_META = ARI_SINCE_FIT + 1;
@@ -80,12 +79,15 @@ export const ZERO_RUN = RES_STATS + errorStats(1);
 export const RES_ZERO_RUN = ZERO_RUN + 1;
 export const ERROR_STATS = RES_ZERO_RUN + 1;
 // fixed windows
-/** [ARI_DIFF_RING, +64): ring of differences; [ARI_PHI, +3): the AR coefficients */
-export const ARI_DIFF_RING = ERROR_STATS + errorStats(MODEL_COUNT);
-export const ARI_PHI = ARI_DIFF_RING + ARI_DIFFS;
+/** [ARI_PHI, +3): the AR coefficients (of the last ARI_DIFFS differences of the value window) */
+export const ARI_PHI = ERROR_STATS + errorStats(MODEL_COUNT);
+/**
+ * the burst line: its scalars here, its points (the last 20 of the value window's) in the value
+ * window's and the times' rings, as the stable line's; its x base follows the stable line's (timeFits)
+ */
 export const BURST_LINE = ARI_PHI + 3;
 /** the stable line: its scalars here (the times' base among them), its points in the value window's and the times' rings */
-export const STABLE_LINE = BURST_LINE + lineRegion(BURST_POINTS);
+export const STABLE_LINE = BURST_LINE + LINE_SPLIT_REGION;
 const GROWING = STABLE_LINE + LINE_SPLIT_REGION;
 
 const STAGE_ROOMS = [16, 300] as const;
@@ -179,11 +181,14 @@ export function newSeriesMemory(stage = 0): Float64Array {
   return d;
 }
 
-/** the stable line reads its points in the stage's value and time rings (which wrap at VALUE_POINTS once full) */
+/** the stable and burst lines read their points in the stage's value and time rings (which wrap at VALUE_POINTS once full) */
 function shareStablePoints(d: Float64Array, layout: StageLayout): void {
-  if (layout.valueStride === 2) lineSharePoints(d, STABLE_LINE, layout.recentX, VALUE_POINTS);
-  else lineSplitPoints(d, STABLE_LINE, layout.valueRing, layout.times, VALUE_POINTS);
+  for (const line of LINES) {
+    if (layout.valueStride === 2) lineSharePoints(d, line, layout.recentX, VALUE_POINTS);
+    else lineSplitPoints(d, line, layout.valueRing, layout.times, VALUE_POINTS);
+  }
 }
+const LINES = [STABLE_LINE, BURST_LINE] as const;
 
 /** the memory seen as floats (the season's elements: StageLayout.season) */
 export function floatView(d: Float64Array): Float32Array {
@@ -206,7 +211,11 @@ export function ringTime(d: Float64Array, u: Uint16Array, k: number): number {
  * rewrites the stored times' offsets (lineRebase). False: the memory must be widened first.
  */
 export function timeFits(d: Float64Array, u: Uint16Array, x: number): boolean {
-  return (d[STAGE] as number) === WIDE || lineTimeFits(d, STABLE_LINE, x) || lineRebase(d, STABLE_LINE, u, sortedCount(d, VALUE_META), x);
+  if ((d[STAGE] as number) === WIDE || lineTimeFits(d, STABLE_LINE, x)) return true;
+  if (!lineRebase(d, STABLE_LINE, u, sortedCount(d, VALUE_META), x)) return false;
+  // the burst line's points are among the rewritten offsets: its base moves with them
+  lineSetXBase(d, BURST_LINE, x);
+  return true;
 }
 
 /**

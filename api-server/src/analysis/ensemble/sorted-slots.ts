@@ -162,6 +162,12 @@ function splitAt(d: Float64Array, ring: number, p: Uint16Array, sorted: number, 
   return lowerBound(d, ring, p, sorted, n, center);
 }
 
+/** the ring slot of the k-th oldest value (0 = oldest), k < count: its element is ring + slot * stride */
+export function sortedSlotOf(d: Float64Array, meta: number, capacity: number, k: number): number {
+  const i = ((d[meta + HEAD] as number) | 0) + k;
+  return i >= capacity ? i - capacity : i;
+}
+
 /** the k-th oldest value (0 = oldest), k < count */
 export function sortedAt(d: Float64Array, meta: number, ring: number, capacity: number, k: number, stride = 1): number {
   const i = ((d[meta + HEAD] as number) | 0) + k;

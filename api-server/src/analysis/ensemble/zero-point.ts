@@ -16,7 +16,7 @@
  * each of the forecasts of the next point is +0 again; a point of +0 then keeps all of the above.
  */
 import { lineFlatAtZero } from '../regression/line-slots.js';
-import { ariNewestAt } from './models.js';
+import { ariNewestDiff } from './models.js';
 import { EWMA_LEVEL, HW_LEVEL, HW_N, HW_TREND, MODEL_COUNT, ONE_STEP, SEASON, STABLE_LINE, VALUE_POINTS, ZERO_RUN, type StageLayout } from './series-memory.js';
 
 /** whether the models are at the fixed point: the last VALUE_POINTS full updates left them there */
@@ -40,7 +40,7 @@ export function leftAtZeroPoint(d: Float64Array, f: Float32Array, layout: StageL
     Object.is(d[HW_TREND], 0) &&
     Object.is(f[seasonWritten], 0) &&
     Object.is(d[EWMA_LEVEL], 0) &&
-    Object.is(d[ariNewestAt(d)], 0) &&
+    Object.is(ariNewestDiff(d, layout), 0) &&
     lineFlatAtZero(d, STABLE_LINE)
   );
 }

@@ -11,13 +11,14 @@
  *
  * A line may instead read its points from a longer ring of (x, y) pairs the owner keeps anyway
  * (lineSharePoints): a series' stable line in the WIDE stage (series-memory.ts) is the last 240
- * of the 300 (time, value) pairs of its value window, so it holds no copy of them. The line then
+ * of the 300 (time, value) pairs of its value window, its burst line the last 20, so neither holds
+ * a copy of them. The line then
  * writes each pushed point where that ring's next pair goes (the same x and y the owner writes
  * there) and its ring positions wrap at the longer ring's size; the owner must push both in step,
  * and update the ring it evicts from before pushing the line (the line's oldest point is not the
  * one the longer ring evicts).
  *
- * Or the owner keeps the two apart (lineSplitPoints; a series' stable line in its other stages),
+ * Or the owner keeps the two apart (lineSplitPoints; a series' lines in its other stages),
  * with the same rules: the ys in a ring of doubles, one per slot, and the xs as 32-bit integers in
  * a ring of their own, each relative to a base the line region holds (two more scalars: X_BASE
  * and where the xs are): x = base + offset, 12 bytes a point instead of 16. An offset is two
@@ -90,6 +91,11 @@ export function lineSplitPoints(d: Float64Array, at: number, ysAt: number, times
 /** a split line's x base: every stored x is this plus a 32-bit integer */
 export function lineXBase(d: Float64Array, at: number): number {
   return d[at + X_BASE] as number;
+}
+
+/** sets a split line's x base, offsets untouched: a second line over rings another's lineRebase rewrote to `base` */
+export function lineSetXBase(d: Float64Array, at: number, base: number): void {
+  d[at + X_BASE] = base;
 }
 
 /**
