@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { SeriesEnsemble } from '../../../api-server/src/analysis/ensemble/series-ensemble.js';
-import { BURST_POINTS, STABLE_LINE, STAGES, VALUE_POINTS, WIDE, layoutOf } from '../../../api-server/src/analysis/ensemble/series-memory.js';
-import { lineXBase } from '../../../api-server/src/analysis/regression/line-slots.js';
+import { BURST_POINTS, STABLE_LINE, STAGES, TIMES32, VALUE_POINTS, WIDE, layoutOf } from '../../../api-server/src/analysis/ensemble/series-memory.js';
+import { lineXBase } from '../../../api-server/src/analysis/regression/line-times.js';
 import { burstLineOf, detectPoint, seriesBurstSlopeStdError, seriesBurstSpan } from '../../../api-server/src/analysis/anomaly/series-detectors.js';
 import { allocateNovelty, releaseNovelty } from '../../../api-server/src/analysis/anomaly/novelty-score.js';
 
@@ -12,12 +12,12 @@ function stageOf(e: SeriesEnsemble): number {
   return e.memory[1] as number;
 }
 
-/** the times as stored: the offsets of slots [0, n) (two 16-bit halves each, low first) and the base */
+/** the times as stored: the offsets of slots [0, n) (16-bit, or two 16-bit halves each, low first) and the base */
 function stored(e: SeriesEnsemble, n: number): { base: number; offsets: number[] } {
-  const at = layoutOf(e.memory).times;
+  const { times: at, timeHalves } = layoutOf(e.memory);
   const u = e.positions;
   const offsets: number[] = [];
-  for (let k = 0; k < n; k += 1) offsets.push((u[at + 2 * k] as number) | ((u[at + 2 * k + 1] as number) << 16));
+  for (let k = 0; k < n; k += 1) offsets.push(timeHalves === 1 ? (u[at + k] as number) : (u[at + 2 * k] as number) | ((u[at + 2 * k + 1] as number) << 16));
   return { base: lineXBase(e.memory, STABLE_LINE), offsets };
 }
 
@@ -26,18 +26,38 @@ function timesOf(e: SeriesEnsemble): number[] {
   return e.toJSON().points.map(([x]) => x);
 }
 
-describe('the sample times of the value window as 32-bit offsets from a base (series-memory.ts)', () => {
+describe('the sample times of the value window as 16- or 32-bit offsets from a base (series-memory.ts)', () => {
   it('the times of the service (seconds since the first step, 15 s apart) are their own offsets from base 0: hand-checked', () => {
     const e = new SeriesEnsemble();
     [0, 15, 30, 45].forEach((x, i) => e.observe(i + 0.5, x));
     expect(stored(e, 4)).to.deep.equal({ base: 0, offsets: [0, 15, 30, 45] });
-    // 4 bytes a time: the 16-point stage's 16 times take 8 doubles, after the 16 values
+    // 2 bytes a time: the 16-point stage's 16 times take 4 doubles, after the 16 values
     const layout = layoutOf(e.memory);
-    expect(layout.regions[2]).to.deep.equal([layout.valueRing + 16, 8]);
+    expect(layout.regions[2]).to.deep.equal([layout.valueRing + 16, 4]);
     expect(layout.times).to.equal(4 * (layout.valueRing + 16));
-    // the offset 45 is the halves 45 and 0; a negative offset's high half is 0xffff (below)
-    expect([e.positions[layout.times + 6], e.positions[layout.times + 7]]).to.deep.equal([45, 0]);
+    expect(e.positions[layout.times + 3]).to.equal(45);
     expect(timesOf(e)).to.deep.equal([0, 15, 30, 45]);
+  });
+
+  it('a window spanning 65 536 s or more: the base moves to its oldest time while 16 bits hold it, else 32-bit offsets for good: hand-checked', () => {
+    // 4 370 points 15 s apart: the 4 370th, 65 550 s, is past 16 bits from base 0; the window's
+    // oldest then is point 4 070's, 61 050 s, and 65 550 is 4 500 from it
+    const e = new SeriesEnsemble();
+    for (let i = 0; i < 4370; i += 1) e.observe(i % 7, 15 * i);
+    expect(lineXBase(e.memory, STABLE_LINE)).to.equal(0);
+    e.observe(1, 65_550);
+    expect(stageOf(e)).to.equal(STAGES.length - 1);
+    expect(lineXBase(e.memory, STABLE_LINE)).to.equal(61_050);
+    expect(Math.max(...stored(e, VALUE_POINTS).offsets)).to.equal(4500);
+    expect(timesOf(e)).to.deep.equal(Array.from({ length: VALUE_POINTS }, (_, k) => 15 * (4071 + k)));
+    // a gap of 65 521 s inside the window: no base holds 0 and 65 550 in 16 bits
+    const gap = new SeriesEnsemble();
+    [0, 15, 30, 65_550].forEach((x, i) => gap.observe(i, x));
+    expect(stageOf(gap)).to.equal(TIMES32);
+    expect(stored(gap, 4)).to.deep.equal({ base: 0, offsets: [0, 15, 30, 65_550] });
+    expect(timesOf(gap)).to.deep.equal([0, 15, 30, 65_550]);
+    // 600 bytes more than the 300-point stage: 300 offsets of 32 bits, not 16
+    expect(gap.memory.length * 8 - STAGES[1]!.size * 8).to.equal(600);
   });
 
   it('a first time past 2^31 (epoch milliseconds) moves the base to it; later times are offsets from there: hand-checked', () => {
@@ -49,8 +69,8 @@ describe('the sample times of the value window as 32-bit offsets from a base (se
     expect(stageOf(e)).to.equal(0);
   });
 
-  it('an offset leaving int32 after a long life rebases every stored time: hand-checked', () => {
-    const e = new SeriesEnsemble();
+  it('32-bit offsets: an offset leaving int32 after a long life rebases every stored time: hand-checked', () => {
+    const e = new SeriesEnsemble(TIMES32);
     const near = INT32_MAX - 7; // 2 147 483 640: still an offset from base 0
     e.observe(1, near - 15);
     e.observe(2, near);
@@ -61,7 +81,7 @@ describe('the sample times of the value window as 32-bit offsets from a base (se
     const at = layoutOf(e.memory).times;
     expect([e.positions[at], e.positions[at + 1]]).to.deep.equal([0x10000 - 30, 0xffff]);
     expect(timesOf(e)).to.deep.equal([near - 15, near, near + 15]);
-    expect(stageOf(e)).to.equal(0);
+    expect(stageOf(e)).to.equal(TIMES32);
   });
 
   it('a jump back of more than 2^31 with the window still spanning it, a fractional time or -0: the WIDE stage, times as doubles: hand-checked', () => {
@@ -86,13 +106,14 @@ describe('the sample times of the value window as 32-bit offsets from a base (se
     zero.observe(1, -0);
     expect(stageOf(zero)).to.equal(WIDE);
     expect(Object.is(timesOf(zero)[0], -0)).to.equal(true);
-    // the WIDE stage is as large as the 300-point stage plus 1 200 bytes (the times as doubles)
-    expect(jump.memory.length * 8 - (STAGES[1]!.size * 8)).to.equal(1200);
+    // the WIDE stage is as large as the 300-point stage plus 1 800 bytes (the times as doubles, not 16-bit offsets)
+    expect(jump.memory.length * 8 - (STAGES[1]!.size * 8)).to.equal(1800);
   });
 
   it('reads every time back exactly and behaves bit for bit as a series with double times (WIDE), through rebases and widening (property)', () => {
     const step = fc.oneof(
       { weight: 20, arbitrary: fc.constant(15) },
+      { weight: 2, arbitrary: fc.integer({ min: 30_000, max: 70_000 }) },
       { weight: 2, arbitrary: fc.integer({ min: -2_000_000_000, max: 2_000_000_000 }) },
       { weight: 1, arbitrary: fc.constantFrom(2 ** 31, -(2 ** 31), 3e9, 0) },
       { weight: 1, arbitrary: fc.double({ min: -100, max: 100, noNaN: true }) },
@@ -143,14 +164,58 @@ describe('the sample times of the value window as 32-bit offsets from a base (se
     );
   });
 
-  it('integer times stay 32-bit offsets exactly while each new time is within int32 of every stored one, rebasing when needed (property against a model)', () => {
+  it('integer times stay 16-bit offsets while the window spans less than 65 536 s, the base moving to its oldest time when needed, then 32-bit (property against a model)', () => {
+    let runsRebased = 0;
+    let runsWidened = 0;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 2_000_000_000 }),
+        fc.array(fc.oneof({ weight: 40, arbitrary: fc.constant(15) }, { weight: 1, arbitrary: fc.integer({ min: -70_000, max: 70_000 }) }), { minLength: 1, maxLength: 900, size: 'max' }),
+        (x0, steps) => {
+          const e = new SeriesEnsemble();
+          // the model: base 0; a time whose offset is not 0..65 535 moves the base to the smallest
+          // of it and the window's times when all are within 65 535 of it, else 32 bits for good
+          let base = 0;
+          let narrow = true;
+          let rebases = 0;
+          const fed: number[] = [];
+          let x = x0;
+          steps.forEach((dx, i) => {
+            x += dx;
+            const fits = (v: number, b: number): boolean => v - b >= 0 && v - b <= 0xffff;
+            if (narrow && !fits(x, base)) {
+              const window = [x, ...fed.slice(-VALUE_POINTS)];
+              const oldest = Math.min(...window);
+              if (window.every((v) => fits(v, oldest))) {
+                base = oldest;
+                rebases += 1;
+              } else narrow = false;
+            }
+            fed.push(x);
+            e.observe(i % 5, x);
+            expect(stageOf(e) < TIMES32).to.equal(narrow, `16-bit at ${i}`);
+            if (narrow) expect(lineXBase(e.memory, STABLE_LINE)).to.equal(base);
+          });
+          expect(timesOf(e)).to.deep.equal(fed.slice(-VALUE_POINTS));
+          if (rebases > 1) runsRebased += 1;
+          if (!narrow) runsWidened += 1;
+        },
+      ),
+      { numRuns: 80 },
+    );
+    // a jump of more than 65 535 - the window's span rebases or widens: both happen
+    expect(runsRebased).to.be.greaterThan(10);
+    expect(runsWidened).to.be.greaterThan(10);
+  });
+
+  it('32-bit offsets: integer times stay exact while each new time is within int32 of every stored one, rebasing when needed (property against a model)', () => {
     let runsRebased = 0;
     fc.assert(
       fc.property(
         fc.integer({ min: INT32_MAX - 15 * 400, max: INT32_MAX }),
         fc.array(fc.oneof({ weight: 30, arbitrary: fc.constant(15) }, { weight: 1, arbitrary: fc.integer({ min: -1_500_000_000, max: 1_500_000_000 }) }), { minLength: 1, maxLength: 700, size: 'max' }),
         (x0, steps) => {
-          const e = new SeriesEnsemble();
+          const e = new SeriesEnsemble(TIMES32);
           // the model: base 0; a time whose offset is not int32 moves the base to it when every stored time is within int32 of it, else WIDE for good
           let base = 0;
           let wide = false;

@@ -72,7 +72,7 @@ import {
   newSeriesMemory,
   ringTime,
   timeFits,
-  widenSeriesMemory,
+  loosenTimes,
   type StageLayout,
 } from './series-memory.js';
 
@@ -128,8 +128,8 @@ export class SeriesEnsemble implements LineHost {
   observe(y: number, xSeconds: number): number | null {
     if (!Number.isFinite(y) || !Number.isFinite(xSeconds)) return null;
     if (needsGrowth(this.d)) this.replaceMemory(growSeriesMemory(this.d));
-    // a time the 32-bit offsets cannot hold (series-memory.ts): the times become doubles
-    if (!timeFits(this.d, this.u, xSeconds)) this.replaceMemory(widenSeriesMemory(this.d, this.u));
+    // a time the offsets cannot hold (series-memory.ts): 32-bit offsets, or the times as doubles
+    while (!timeFits(this.d, this.u, xSeconds)) this.replaceMemory(loosenTimes(this.d, this.u));
     const d = this.d;
     const layout = layoutOf(d);
     const u = this.u;
@@ -201,7 +201,7 @@ export class SeriesEnsemble implements LineHost {
     // the next value, and its time's slot (beside it in the WIDE stage)
     const next = sortedNextRingAt(d, VALUE_META, layout.valueRing, VALUE_POINTS, layout.valueStride);
     sum += d[next] as number;
-    if (layout.times >= 0) sum += this.u[layout.times + 2 * (next - layout.valueRing)] as number;
+    if (layout.times >= 0) sum += this.u[layout.times + layout.timeHalves * (next - layout.valueRing)] as number;
     // the residual block the next point writes (its counts at the zero fixed point): 160 bytes, up to three lines
     const block = errorNextAt(d, ERROR_STATS, layout.errorBlocks, MODEL_COUNT);
     const blockEnd = block + MODEL_COUNT * ERROR_FIELDS - 1;

@@ -16,20 +16,24 @@
  * two stages leave the first stage's array.
  *
  * The value window's ring of 300 values has a ring of the points' sample times beside it, as
- * 32-bit integers (each two halves in the memory's Uint16 view, positionsView: a third view would
- * cost more V8 heap than 8 bytes) relative to a base the stable line keeps (time = base + offset): the stable line's 240 points are the last 240 of those 300 (time,
- * value) points, so the line reads them there (line-slots.ts lineSplitPoints) instead of keeping a
- * copy (3.8 KB per series), and the times take 1 200 bytes instead of 2 400 as doubles. A time the
- * base plus a 32-bit integer cannot give back bit for bit moves the base to it when every stored
- * time allows (lineRebase: a first time of 2^31 or more, a far jump after a long life); otherwise
- * (a fractional time, -0, a window spanning 2^31 or more) the series moves to the WIDE stage for
- * good: its times as doubles before its values, (time, value) pairs, the layout before the
- * offsets, 1 200 bytes more (widenSeriesMemory). The service's times (seconds since a workload's
- * first step, whole multiples of its step of 15 s) fit while a workload lives under 68 years. The
+ * integer offsets from a base the stable line keeps (time = base + offset; line-times.ts), in the
+ * memory's Uint16 view (positionsView: a third view would cost more V8 heap than the bytes it
+ * saves). The stable line's 240 points and the burst line's 20 are the last of those 300 (time,
+ * value) points, so the lines read them there (line-slots.ts lineSplitPoints) instead of keeping
+ * copies. The offsets are 16 bits (600 bytes, not 2 400 as doubles) while the window spans less
+ * than 65 536 s: a time past that moves the base to the window's oldest time (lineRebase, about
+ * every 17 hours of 15-s steps). When no base holds the whole window in 16 bits (a gap of 18
+ * hours inside it, a first time far from the next) the series moves to the TIMES32 stage for good
+ * (widenTimes): 32-bit offsets, 600 bytes more, a time past int32 moving the base to it. When even
+ * those cannot (a fractional time, -0, a window spanning 2^31 s or more) it moves to the WIDE
+ * stage for good: its times as doubles before its values, (time, value) pairs, 1 200 bytes more
+ * again (widenSeriesMemory). The service's times are seconds since a workload's first step, whole
+ * multiples of its step of 15 s. The
  * window's sorted order is kept as 16-bit positions in its ring (sorted-slots.ts), not as a sorted
  * copy of the values (600 bytes instead of 2 400).
  */
-import { LINE_SPLIT_REGION, lineSetXBase, lineSharePoints, lineRebase, lineRingX, lineSplitPoints, lineTimeFits } from '../regression/line-slots.js';
+import { lineSharePoints, lineRingX, lineSplitPoints } from '../regression/line-slots.js';
+import { LINE_SPLIT_REGION, lineRebase, lineSetXBase, lineTimeFits, lineXBase } from '../regression/line-times.js';
 import { SORTED_META, sortedCount } from './sorted-slots.js';
 import { SEASONAL_RESIDUAL_BLOCKS, errorBlocksSize, errorStats } from './error-slots.js';
 
@@ -103,11 +107,13 @@ export interface StageLayout {
   /** the value window's sorted positions (sorted-slots.ts), an element of the memory's Uint16 view (positionsView) */
   readonly valueSorted: number;
   /**
-   * the sample times of the last 300 points, as 32-bit offsets from the stable line's base: time
-   * k's low half at element times + 2k of the memory's Uint16 view (positionsView), its high half
-   * after it; -1 in the WIDE stage
+   * the sample times of the last 300 points, as offsets from the stable line's base in the
+   * memory's Uint16 view (positionsView): time k's at element times + timeHalves * k (16-bit
+   * offsets), its low half there and its high half after it (32-bit offsets); -1 in the WIDE stage
    */
   readonly times: number;
+  /** 1 (16-bit offsets: STAGES) or 2 (32-bit: TIMES32); 2 in the WIDE stage, which has none */
+  readonly timeHalves: 1 | 2;
   /**
    * WIDE stage only (else -1): the times as doubles, time k at recentX + 2k (valueRing - 1: each
    * before its value, so that the ring is (x, y) pairs the stable line reads as its points)
@@ -127,7 +133,12 @@ export interface StageLayout {
   readonly regions: readonly (readonly [number, number])[];
 }
 
-function stageLayout(room: number, wide: boolean): StageLayout {
+/** how a stage keeps its times: 16-bit offsets, 32-bit offsets, doubles (WIDE) */
+type TimesKind = 16 | 32 | 'wide';
+
+function stageLayout(room: number, kind: TimesKind): StageLayout {
+  const wide = kind === 'wide';
+  const timeHalves = kind === 16 ? 1 : 2;
   const regions: [number, number][] = [[0, GROWING]];
   let at = GROWING;
   const take = (length: number): number => {
@@ -141,9 +152,9 @@ function stageLayout(room: number, wide: boolean): StageLayout {
   // interleaved, time first (the stable line's (x, y) pairs), the times' region then empty
   const recentX = wide ? take(2 * points) : -1;
   const valueRing = wide ? recentX + 1 : take(points);
-  // 32-bit offsets: two per Float64, each two 16-bit halves (an empty region in the WIDE stage, so
-  // that regions match by index)
-  const timesRegion = take(wide ? 0 : Math.ceil(points / 2));
+  // offsets of 16 bits (four per Float64) or 32 bits (two, each two 16-bit halves); an empty region
+  // in the WIDE stage, so that regions match by index
+  const timesRegion = take(wide ? 0 : Math.ceil((points * timeHalves) / 4));
   const times = wide ? -1 : 4 * timesRegion;
   // 16-bit positions in the ring (sorted-slots.ts): four per Float64
   const valueSorted = 4 * take(Math.ceil(Math.min(VALUE_POINTS, room) / 4));
@@ -154,15 +165,17 @@ function stageLayout(room: number, wide: boolean): StageLayout {
   // a ring of 10 blocks of 20 residuals, whose sigma the detector reads (the last 181-200 residuals)
   const residualBlocks = take(room >= 256 ? errorBlocksSize(1, room, SEASONAL_RESIDUAL_BLOCKS) : 0);
   const valueStride = wide ? 2 : 1;
-  return Object.freeze({ room, valueRing, valueStride, valueSorted, times, recentX, season, errorBlocks, residualBlocks, size: at, regions: Object.freeze(regions) });
+  return Object.freeze({ room, valueRing, valueStride, valueSorted, times, timeHalves, recentX, season, errorBlocks, residualBlocks, size: at, regions: Object.freeze(regions) });
 }
 
-/** the stages a series grows through */
-export const STAGES: readonly StageLayout[] = Object.freeze(STAGE_ROOMS.map((room) => stageLayout(room, false)));
+/** the stages a series grows through (its times as 16-bit offsets) */
+export const STAGES: readonly StageLayout[] = Object.freeze(STAGE_ROOMS.map((room) => stageLayout(room, 16)));
 const LAST_STAGE = STAGES.length - 1;
+/** the stage of a series whose times do not all fit 16-bit offsets (widenTimes): all the room, 32-bit offsets */
+export const TIMES32 = STAGES.length;
 /** the stage of a series whose times do not all fit 32-bit offsets (widenSeriesMemory): all the room, times as doubles */
-export const WIDE = STAGES.length;
-const LAYOUTS: readonly StageLayout[] = Object.freeze([...STAGES, stageLayout(VALUE_POINTS, true)]);
+export const WIDE = TIMES32 + 1;
+const LAYOUTS: readonly StageLayout[] = Object.freeze([...STAGES, stageLayout(VALUE_POINTS, 32), stageLayout(VALUE_POINTS, 'wide')]);
 
 /** the layout of the memory's current stage */
 export function layoutOf(d: Float64Array): StageLayout {
@@ -185,7 +198,7 @@ export function newSeriesMemory(stage = 0): Float64Array {
 function shareStablePoints(d: Float64Array, layout: StageLayout): void {
   for (const line of LINES) {
     if (layout.valueStride === 2) lineSharePoints(d, line, layout.recentX, VALUE_POINTS);
-    else lineSplitPoints(d, line, layout.valueRing, layout.times, VALUE_POINTS);
+    else lineSplitPoints(d, line, layout.valueRing, layout.times, VALUE_POINTS, layout.timeHalves);
   }
 }
 const LINES = [STABLE_LINE, BURST_LINE] as const;
@@ -207,19 +220,48 @@ export function ringTime(d: Float64Array, u: Uint16Array, k: number): number {
 
 /**
  * Whether time x can be stored next as it is (`u`: positionsView): always in the WIDE stage; else
- * when it is the stable line's base plus a 32-bit integer, or after moving the base to x, which
- * rewrites the stored times' offsets (lineRebase). False: the memory must be widened first.
+ * when it is the stable line's base plus an offset the stage's times hold, or after moving the
+ * base so that it is, which rewrites the stored times' offsets (line-times.ts lineRebase). False:
+ * the memory must take wider times first (loosenTimes).
  */
 export function timeFits(d: Float64Array, u: Uint16Array, x: number): boolean {
   if ((d[STAGE] as number) === WIDE || lineTimeFits(d, STABLE_LINE, x)) return true;
   if (!lineRebase(d, STABLE_LINE, u, sortedCount(d, VALUE_META), x)) return false;
   // the burst line's points are among the rewritten offsets: its base moves with them
-  lineSetXBase(d, BURST_LINE, x);
+  lineSetXBase(d, BURST_LINE, lineXBase(d, STABLE_LINE));
   return true;
 }
 
+/** the memory with wider times (`u`: positionsView): 16-bit offsets as 32-bit ones (widenTimes), 32-bit ones as doubles (widenSeriesMemory) */
+export function loosenTimes(d: Float64Array, u: Uint16Array): Float64Array {
+  return (d[STAGE] as number) < TIMES32 ? widenTimes(d, u) : widenSeriesMemory(d, u);
+}
+
 /**
- * The memory moved to the WIDE stage (`u`: positionsView): every region copied to its place there, the
+ * The memory moved from a 16-bit stage to TIMES32 (`u`: positionsView): every region copied to its
+ * place there (as growSeriesMemory), the offsets rewritten as 32-bit ones from the same base.
+ * Outputs continue bit for bit: the same values, times and order.
+ */
+function widenTimes(d: Float64Array, u: Uint16Array): Float64Array {
+  const from = layoutOf(d);
+  const to = LAYOUTS[TIMES32] as StageLayout;
+  const next = new Float64Array(to.size);
+  for (let r = 0; r < from.regions.length; r += 1) {
+    const [start, length] = from.regions[r] as readonly [number, number];
+    // the times are region 2 (stageLayout), rewritten below
+    if (r !== 2) next.set(d.subarray(start, start + length), (to.regions[r] as readonly [number, number])[0]);
+  }
+  const p = positionsView(next);
+  const slots = Math.min(VALUE_POINTS, from.room);
+  // a 16-bit offset is its 32-bit one's low half, the high half 0
+  for (let k = 0; k < slots; k += 1) p[to.times + 2 * k] = u[from.times + k] as number;
+  next[STAGE] = TIMES32;
+  shareStablePoints(next, to);
+  return next;
+}
+
+/**
+ * The memory moved to the WIDE stage from any other (`u`: positionsView): every region copied to its place there, the
  * times as doubles before their values, the sorted positions doubled (a value every other
  * element). Outputs continue bit for bit: the same values, times and order.
  */

@@ -18,18 +18,17 @@
  * and update the ring it evicts from before pushing the line (the line's oldest point is not the
  * one the longer ring evicts).
  *
- * Or the owner keeps the two apart (lineSplitPoints; a series' lines in its other stages),
- * with the same rules: the ys in a ring of doubles, one per slot, and the xs as 32-bit integers in
- * a ring of their own, each relative to a base the line region holds (two more scalars: X_BASE
- * and where the xs are): x = base + offset, 12 bytes a point instead of 16. An offset is two
- * 16-bit halves, low first, of the memory's Uint16 view (`t`), which its owner keeps anyway: a
- * 32-bit view would be one more object per memory (about 115 bytes of V8 heap). The owner keeps
- * every stored x so (lineTimeFits, lineRebase) before it pushes. Every function that reads or
- * writes points takes that view (`t`; NO_TIMES for the other kinds, which never read it).
+ * Or the owner keeps the two apart (lineSplitPoints; a series' lines in its other stages), with
+ * the same rules: the ys in a ring of doubles, one per slot, and the xs as integer offsets from a
+ * base in a ring of the memory's Uint16 view (`t`), 16 or 32 bits each (line-times.ts: the
+ * region's three more scalars, fitting and rebasing the xs). Every function that reads or writes
+ * points takes that view (`t`; NO_TIMES for the other kinds, which never read it).
  *
  * A region of zeros is an empty line with its points after its scalars. Callers pass finite x and
  * y only.
  */
+import { TIMES_AT, TIME_HALVES, X_BASE, lineTimeHalves, offsetAt, setOffset } from './line-times.js';
+
 const HEAD = 0;
 const N = 1;
 const MX = 2;
@@ -41,14 +40,9 @@ const UPDATES = 6;
 const POINTS_AT = 7;
 /** the ring's size in points (0: the line's capacity; negative: split points, lineSplitPoints) */
 const RING = 8;
-/** where the points start in a line's region (unless shared: lineSharePoints) */
+/** where the points start in a line's region (unless shared: lineSharePoints); split points' scalars follow (line-times.ts) */
 export const LINE_POINTS = 9;
-/** split points (lineSplitPoints): what every stored x is relative to (x = base + offset) */
-const X_BASE = 9;
-/** split points: the Uint16 element of the first x's offset */
-const TIMES_AT = 10;
-/** a line region's size with split points (its points in the owner's rings) */
-export const LINE_SPLIT_REGION = 11;
+if (X_BASE !== LINE_POINTS) throw new Error("split points' scalars must follow the line's");
 /** the `t` of a line whose points are not split: (x, y) pairs (it reads none) */
 export const NO_TIMES = new Uint16Array(0);
 /** a line region's size for room for `points` points */
@@ -76,74 +70,22 @@ export function lineSharePoints(d: Float64Array, at: number, pointsAt: number, r
 /**
  * The line reads and writes its points in two rings of the owner, both of `ring` slots: the ys at
  * `ysAt` (one double a slot, in `d`) and the xs at `timesAt`, an element of the memory's Uint16
- * view (`t` of every function that reads or writes points; two elements a slot), as 32-bit offsets
- * from the base at the region's X_BASE (0 at first; lineRebase moves it). The region needs
- * LINE_SPLIT_REGION elements; timesAt > 0. As for lineSharePoints, ring >= capacity, and while the
- * line fills those rings fill with it.
+ * view (`t` of every function that reads or writes points; `halves` elements a slot), as offsets
+ * from the base at the region's X_BASE (0 at first; lineRebase moves it; line-times.ts). The
+ * region needs LINE_SPLIT_REGION elements; timesAt > 0. As for lineSharePoints, ring >= capacity,
+ * and while the line fills those rings fill with it.
  */
-export function lineSplitPoints(d: Float64Array, at: number, ysAt: number, timesAt: number, ring: number): void {
+export function lineSplitPoints(d: Float64Array, at: number, ysAt: number, timesAt: number, ring: number, halves: 1 | 2): void {
   d[at + POINTS_AT] = ysAt - at;
   // a negative ring size marks split points (ringSize reads its magnitude)
   d[at + RING] = -ring;
   d[at + TIMES_AT] = timesAt;
-}
-
-/** a split line's x base: every stored x is this plus a 32-bit integer */
-export function lineXBase(d: Float64Array, at: number): number {
-  return d[at + X_BASE] as number;
-}
-
-/** sets a split line's x base, offsets untouched: a second line over rings another's lineRebase rewrote to `base` */
-export function lineSetXBase(d: Float64Array, at: number, base: number): void {
-  d[at + X_BASE] = base;
-}
-
-/**
- * Whether a split line can store x exactly: x minus the base is a 32-bit integer and the base plus
- * it gives x back, bit for bit (Object.is: -0 is not +0 + 0)
- */
-export function lineTimeFits(d: Float64Array, at: number, x: number): boolean {
-  const base = d[at + X_BASE] as number;
-  const o = x - base;
-  return (o | 0) === o && Object.is(base + (o | 0), x);
-}
-
-/**
- * Moves a split line's base to `x` (true), rewriting the offsets of ring slots [0, slots) (every
- * slot the owner's rings hold a point in, the line's among them) so that each reads back the same
- * x; false, and nothing changed, when some x is not base + a 32-bit integer from there. `x` itself
- * fits the new base unless it is -0.
- */
-export function lineRebase(d: Float64Array, at: number, t: Uint16Array, slots: number, x: number): boolean {
-  const base = d[at + X_BASE] as number;
-  const times = splitOf(d, at);
-  if (!Object.is(x + 0, x)) return false;
-  for (let i = 0; i < slots; i += 1) {
-    const old = base + offsetAt(t, times, i);
-    const o = old - x;
-    if ((o | 0) !== o || !Object.is(x + (o | 0), old)) return false;
-  }
-  for (let i = 0; i < slots; i += 1) setOffset(t, times, i, base + offsetAt(t, times, i) - x);
-  d[at + X_BASE] = x;
-  return true;
+  d[at + TIME_HALVES] = halves;
 }
 
 /** where a split line's offsets are (a Uint16 element); 0 for (x, y) pairs, own or shared */
 function splitOf(d: Float64Array, at: number): number {
   return ((d[at + RING] as number) | 0) < 0 ? (d[at + TIMES_AT] as number) | 0 : 0;
-}
-
-/** slot i's 32-bit offset, from its two 16-bit halves (low first) at `times` + 2i */
-function offsetAt(t: Uint16Array, times: number, i: number): number {
-  const e = times + 2 * i;
-  return (t[e] as number) | ((t[e + 1] as number) << 16);
-}
-
-/** writes slot i's offset `o` (an int32) as its two halves */
-function setOffset(t: Uint16Array, times: number, i: number, o: number): void {
-  const e = times + 2 * i;
-  t[e] = o & 0xffff;
-  t[e + 1] = o >>> 16;
 }
 
 /** the x at slot i of the line's ring (the owner's: the times' reader of a series, series-memory.ts ringTime) */
@@ -153,7 +95,7 @@ export function lineRingX(d: Float64Array, at: number, t: Uint16Array, i: number
 
 /** the x of ring slot i (`times`: splitOf, 0 for (x, y) pairs) */
 function xAt(d: Float64Array, t: Uint16Array, at: number, times: number, base: number, i: number): number {
-  return times === 0 ? (d[base + 2 * i] as number) : (d[at + X_BASE] as number) + offsetAt(t, times, i);
+  return times === 0 ? (d[base + 2 * i] as number) : (d[at + X_BASE] as number) + offsetAt(t, times, lineTimeHalves(d, at), i);
 }
 
 /** the element of ring slot i's y (`times`: splitOf, 0 for (x, y) pairs) */
@@ -205,7 +147,7 @@ export function linePush(d: Float64Array, at: number, capacity: number, x: numbe
     d[base + 2 * i] = x;
     d[base + 2 * i + 1] = y;
   } else {
-    setOffset(t, times, i, x - (d[at + X_BASE] as number));
+    setOffset(t, times, lineTimeHalves(d, at), i, x - (d[at + X_BASE] as number));
     d[base + i] = y;
   }
   n += 1;
