@@ -118,7 +118,7 @@ export class SeriesEnsemble implements LineHost {
 
   /**
    * the series' memory as 16-bit integers (replaced with it): where the value window's sorted
-   * positions are, and its sample times (32-bit offsets, two halves each: series-memory.ts)
+   * positions are, and its sample times (16- or 32-bit offsets: series-memory.ts)
    */
   get positions(): Uint16Array {
     return this.u;
@@ -182,8 +182,8 @@ export class SeriesEnsemble implements LineHost {
   /**
    * Reads one value from each cache line the next observe reads first and returns their sum: the
    * scalars, the residual block, the stable line's scalars and next point, the value window's next
-   * slot (its time beside it; ARI's differences are the values before it) and middle, the next season and residual
-   * slots (at the zero fixed point only the lines a next +0 reads: zero-point.ts). An owner about
+   * slot and its time's (ARI's differences are the values before it) and middle, the next season
+   * and residual slots (at the zero fixed point only the lines a next +0 reads: zero-point.ts). An owner about
    * to observe many series touches them all first, so that their memory reads overlap instead of
    * waiting one after another (group prefetching, docs/performance.md); the sum only keeps the
    * reads from being optimised away.

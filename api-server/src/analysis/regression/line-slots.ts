@@ -133,7 +133,7 @@ export function lineNextPointAt(d: Float64Array, at: number, capacity: number): 
   return splitOf(d, at) === 0 ? pointsBase(d, at) + 2 * i : pointsBase(d, at) + i;
 }
 
-/** `t`: the memory's Uint16 view when the points are split (lineSplitPoints; x must fit: lineTimeFits), else NO_TIMES */
+/** `t`: the memory's Uint16 view when the points are split (lineSplitPoints; x must fit: line-times.ts lineTimeFits), else NO_TIMES */
 export function linePush(d: Float64Array, at: number, capacity: number, x: number, y: number, t: Uint16Array): void {
   let n = (d[at + N] as number) | 0;
   if (n === capacity) {
