@@ -21,7 +21,8 @@
  * maps to 0.5) for the per-method columns of the evaluation (docs/nab.md).
  * The value window, the Holt-Winters model and the stable regression line are the series
  * ensemble's own (the same points feed both): the detectors keep only the value window's running
- * sums, the seasonal residuals' block statistics and the 20-point burst line. Built on an ensemble that the owner observes first
+ * sums, the seasonal residuals' block statistics and the 20-point burst line's scalars (its points are
+ * the value window's). Built on an ensemble that the owner observes first
  * (`new SeriesDetectors(ensemble)`, as SeriesSet does), or standalone (`new SeriesDetectors()`:
  * it then owns and feeds an ensemble of its own, as the NAB evaluation does).
  * Persistence replays the last 300 points for the §5.6 methods and saves the novelty state whole

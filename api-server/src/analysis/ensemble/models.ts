@@ -5,7 +5,7 @@
  * (SeriesEnsemble) before it reaches a model.
  */
 import { lineCount, linePredict, linePush, lineSlope } from '../regression/line-slots.js';
-import { sortedCount, sortedMedian, sortedPush, sortedSlotOf } from './sorted-slots.js';
+import { sortedAt, sortedCount, sortedMedian, sortedPush, sortedSlotOf } from './sorted-slots.js';
 import {
   ARI_DIFFS,
   ARI_LAST,
@@ -55,10 +55,6 @@ const PHI_PREVIOUS = new Float64Array(3);
 // value k - 1 (the window holds the last 300 values, so the last 65 give the 64), the subtraction
 // the stored difference was (so the same double). The value window must hold y before
 // ariUpdate(y) (madUpdate first, as SeriesEnsemble.observe does).
-/** the value window's k-th oldest value (k < its count) */
-function windowValue(d: Float64Array, layout: StageLayout, k: number): number {
-  return d[layout.valueRing + sortedSlotOf(d, VALUE_META, VALUE_POINTS, k) * layout.valueStride] as number;
-}
 /** how many differences ARI has: the value window's values but one, at most ARI_DIFFS (-1 before the first value) */
 function ariCount(d: Float64Array): number {
   return Math.min(sortedCount(d, VALUE_META) - 1, ARI_DIFFS);
@@ -66,7 +62,8 @@ function ariCount(d: Float64Array): number {
 /** the difference j places before the newest (0: the newest), j < ariCount */
 function ariDiffBack(d: Float64Array, layout: StageLayout, j: number): number {
   const newest = sortedCount(d, VALUE_META) - 1 - j;
-  return windowValue(d, layout, newest) - windowValue(d, layout, newest - 1);
+  const { valueRing, valueStride } = layout;
+  return sortedAt(d, VALUE_META, valueRing, VALUE_POINTS, newest, valueStride) - sortedAt(d, VALUE_META, valueRing, VALUE_POINTS, newest - 1, valueStride);
 }
 /** y pushed to the value window first (madUpdate) */
 export function ariUpdate(d: Float64Array, layout: StageLayout, y: number): void {

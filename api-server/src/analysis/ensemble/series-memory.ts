@@ -7,7 +7,7 @@
  *
  * Layout: the scalars first (the models', the residuals' statistics, ARI's coefficients, the
  * burst and stable lines'), then the growing windows. Those start with room for 16 points (1 KB),
- * then take each window's full size at the 17th point (6.9 KB): a series seen
+ * then take each window's full size at the 17th point (6.3 KB): a series seen
  * for four minutes does not hold an hour's storage. A stage change copies every region to its
  * place in a larger array (growSeriesMemory); while a window fills, its points are a prefix of its
  * region, so the copy keeps them in place. Two stages, not a doubling: every array a series
@@ -63,7 +63,7 @@ export const HW_LEVEL = HW_N + 1;
 export const HW_TREND = HW_LEVEL + 1;
 export const HW_LAST = HW_TREND + 1;
 export const HW_BUFFER_SUM = HW_LAST + 1;
-/** ARI's last value (NaN before the first); its differences are the value window's (models.ts ariDiffs) */
+/** ARI's last value (NaN before the first); its differences are the value window's (models.ts ariDiffBack) */
 export const ARI_LAST = HW_BUFFER_SUM + 1;
 export const ARI_SINCE_FIT = ARI_LAST + 1;
 /** the value window's scalars (ring head, count, deviation search hint; sorted-slots.ts) */
@@ -190,12 +190,12 @@ export function newSeriesMemory(stage = 0): Float64Array {
   d[EWMA_LEVEL] = Number.NaN;
   d[ARI_LAST] = Number.NaN;
   d[EVICTED] = Number.NaN;
-  shareStablePoints(d, LAYOUTS[stage] as StageLayout);
+  shareLinePoints(d, LAYOUTS[stage] as StageLayout);
   return d;
 }
 
 /** the stable and burst lines read their points in the stage's value and time rings (which wrap at VALUE_POINTS once full) */
-function shareStablePoints(d: Float64Array, layout: StageLayout): void {
+function shareLinePoints(d: Float64Array, layout: StageLayout): void {
   for (const line of LINES) {
     if (layout.valueStride === 2) lineSharePoints(d, line, layout.recentX, VALUE_POINTS);
     else lineSplitPoints(d, line, layout.valueRing, layout.times, VALUE_POINTS, layout.timeHalves);
@@ -256,7 +256,7 @@ function widenTimes(d: Float64Array, u: Uint16Array): Float64Array {
   // a 16-bit offset is its 32-bit one's low half, the high half 0
   for (let k = 0; k < slots; k += 1) p[to.times + 2 * k] = u[from.times + k] as number;
   next[STAGE] = TIMES32;
-  shareStablePoints(next, to);
+  shareLinePoints(next, to);
   return next;
 }
 
@@ -284,7 +284,7 @@ export function widenSeriesMemory(d: Float64Array, u: Uint16Array): Float64Array
   const n = sortedCount(d, VALUE_META);
   for (let k = 0; k < n; k += 1) p[to.valueSorted + k] = 2 * (p[to.valueSorted + k] as number);
   next[STAGE] = WIDE;
-  shareStablePoints(next, to);
+  shareLinePoints(next, to);
   return next;
 }
 
@@ -305,6 +305,6 @@ export function growSeriesMemory(d: Float64Array): Float64Array {
     next.set(d.subarray(start, start + length), (to.regions[r] as readonly [number, number])[0]);
   }
   next[STAGE] = stage + 1;
-  shareStablePoints(next, to);
+  shareLinePoints(next, to);
   return next;
 }

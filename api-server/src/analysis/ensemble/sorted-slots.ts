@@ -170,8 +170,7 @@ export function sortedSlotOf(d: Float64Array, meta: number, capacity: number, k:
 
 /** the k-th oldest value (0 = oldest), k < count */
 export function sortedAt(d: Float64Array, meta: number, ring: number, capacity: number, k: number, stride = 1): number {
-  const i = ((d[meta + HEAD] as number) | 0) + k;
-  return d[ring + (i >= capacity ? i - capacity : i) * stride] as number;
+  return d[ring + sortedSlotOf(d, meta, capacity, k) * stride] as number;
 }
 
 /** where kthDeviation leaves the (k-1)-th smallest deviation (k >= 1) */
