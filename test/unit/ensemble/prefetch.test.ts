@@ -2,7 +2,9 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { ERROR_BLOCK, ERROR_FIELDS, errorBlocksSize, errorNextAt, errorPush, errorStats } from '../../../api-server/src/analysis/ensemble/error-slots.js';
 import { ariNewestDiff, ariUpdate, hwSeasonNextAt, hwUpdate, madUpdate } from '../../../api-server/src/analysis/ensemble/models.js';
-import { ARI_LAST, STAGES, floatView, newSeriesMemory, positionsView } from '../../../api-server/src/analysis/ensemble/series-memory.js';
+import { ARI_LAST, BURST_LINE, BURST_POINTS, STABLE_LINE, STABLE_POINTS, STAGES, WIDE, floatView, layoutOf, newSeriesMemory, positionsView, timeElementOf } from '../../../api-server/src/analysis/ensemble/series-memory.js';
+import type { SeriesEnsemble } from '../../../api-server/src/analysis/ensemble/series-ensemble.js';
+import { lineXBase } from '../../../api-server/src/analysis/regression/line-times.js';
 import { SORTED_META, sortedAt, sortedMiddleAt, sortedNextRingAt, sortedPush } from '../../../api-server/src/analysis/ensemble/sorted-slots.js';
 import { NO_TIMES, lineNextPointAt, linePush, lineRegion } from '../../../api-server/src/analysis/regression/line-slots.js';
 import { SeriesSet } from '../../../api-server/src/analysis/series/series-set.js';
@@ -117,6 +119,46 @@ describe('prefetch: the next element of each window is where the next push write
         expect(f[season]).to.not.equal(before[season]);
       }
     }
+  });
+});
+
+describe("prefetch: a full line's next point is its oldest, and timeElementOf names that point's time", () => {
+  // touchNextPoint and touchDetectorLines read the time of the point a full line removes next
+  const lineOldest = (e: SeriesEnsemble, line: number, capacity: number): [number, number] => {
+    const d = e.memory;
+    const layout = layoutOf(d);
+    const at = lineNextPointAt(d, line, capacity);
+    const t = timeElementOf(layout, at);
+    const offset = layout.timeHalves === 1 ? e.positions[t]! : e.positions[t]! + 65_536 * e.positions[t + 1]!;
+    return [lineXBase(d, line) + offset, d[at]!];
+  };
+
+  it('the stable and burst lines, 16-bit offsets through a rebase and 32-bit ones after a gap (property)', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 241, max: 700 }), fc.constantFrom(0, 61_000, 100_000), fc.integer({ min: 1, max: 1_000 }), (n, gap, seed) => {
+        // a series set observes the ensemble and its detectors, which keep the burst line
+        const set = new SeriesSet(32);
+        const xs: number[] = [];
+        const ys: number[] = [];
+        for (let i = 0; i < n; i++) {
+          // a gap after the first point: past 65 536 s the window needs 32-bit offsets (TIMES32)
+          const x = 15 * i + (i > 0 ? gap : 0);
+          const y = Math.sin(i * seed) * 100 + i;
+          set.observe('cpu', y, x);
+          xs.push(x);
+          ys.push(y);
+        }
+        const e = set.ensemble('cpu')!;
+        // the gap of 100 000 s is inside the window only while its first point is
+        expect(layoutOf(e.memory).timeHalves).to.equal(gap === 100_000 ? 2 : 1);
+        expect(lineOldest(e, STABLE_LINE, STABLE_POINTS)).to.deep.equal([xs[n - STABLE_POINTS], ys[n - STABLE_POINTS]]);
+        expect(lineOldest(e, BURST_LINE, BURST_POINTS)).to.deep.equal([xs[n - BURST_POINTS], ys[n - BURST_POINTS]]);
+      }),
+    );
+  });
+
+  it('is -1 in the WIDE stage, whose times are beside their values', () => {
+    expect(timeElementOf(layoutOf(newSeriesMemory(WIDE)), 0)).to.equal(-1);
   });
 });
 

@@ -41,6 +41,7 @@ import {
   STABLE_LINE,
   VALUE_META,
   layoutOf,
+  timeElementOf,
 } from '../ensemble/series-memory.js';
 import { sortedCount, sortedMedian, sortedMedianAbsDeviation, sortedZeroDeviation } from '../ensemble/sorted-slots.js';
 import { atZeroPoint } from '../ensemble/zero-point.js';
@@ -120,14 +121,18 @@ export function seriesMetricRatio(ensemble: SeriesEnsemble, noiseGate: number): 
 }
 
 /**
- * detectPoint's own cache lines of the next point (the burst line's scalars and next point, the
- * next seasonal residual slot), summed: SeriesEnsemble.touchNextPoint's counterpart. Changes nothing.
+ * detectPoint's own cache lines of the next point (the burst line's scalars, its next point and
+ * that point's time, the next seasonal residual slot), summed: SeriesEnsemble.touchNextPoint's
+ * counterpart. Changes nothing.
  */
 export function touchDetectorLines(ensemble: SeriesEnsemble): number {
   const d = ensemble.memory;
   const layout = layoutOf(d);
   // the line's scalars may straddle two cache lines: both ends
-  const sum = (d[BURST_LINE] as number) + (d[BURST_LINE + LINE_POINTS - 1] as number) + (d[lineNextPointAt(d, BURST_LINE, BURST_POINTS)] as number);
+  const oldest = lineNextPointAt(d, BURST_LINE, BURST_POINTS);
+  let sum = (d[BURST_LINE] as number) + (d[BURST_LINE + LINE_POINTS - 1] as number) + (d[oldest] as number);
+  // the oldest point's time, which the line's removal reads (not in the WIDE stage, where it is beside its value)
+  if (layout.times >= 0) sum += ensemble.positions[timeElementOf(layout, oldest)] as number;
   // the residual blocks exist from the 256-point stage on: the block the next residual goes to
   return layout.room >= 256 ? sum + (d[errorNextAt(d, RES_STATS, layout.residualBlocks, 1, SEASONAL_RESIDUAL_BLOCKS)] as number) : sum;
 }

@@ -71,6 +71,7 @@ import {
   needsGrowth,
   newSeriesMemory,
   ringTime,
+  timeElementOf,
   timeFits,
   loosenTimes,
   type StageLayout,
@@ -181,8 +182,9 @@ export class SeriesEnsemble implements LineHost {
 
   /**
    * Reads one value from each cache line the next observe reads first and returns their sum: the
-   * scalars, the residual block, the stable line's scalars and next point, the value window's next
-   * slot and its time's (ARI's differences are the values before it) and middle, the next season
+   * scalars, the residual block, the stable line's scalars and next point (its oldest once full)
+   * with that point's time, the value window's next slot and its time's (ARI's differences are the
+   * values before it) and middle, the next season
    * and residual slots (at the zero fixed point only the lines a next +0 reads: zero-point.ts). An owner about
    * to observe many series touches them all first, so that their memory reads overlap instead of
    * waiting one after another (group prefetching, docs/performance.md); the sum only keeps the
@@ -197,11 +199,13 @@ export class SeriesEnsemble implements LineHost {
     // the scalars and the residuals' statistics, through ARI's coefficients
     for (let i = 0; i < ARI_PHI + 3; i += 8) sum += d[i] as number;
     // the line's scalars may straddle two cache lines: both ends
-    sum += (d[STABLE_LINE] as number) + (d[STABLE_LINE + LINE_POINTS - 1] as number) + (d[lineNextPointAt(d, STABLE_LINE, STABLE_POINTS)] as number);
-    // the next value, and its time's slot (beside it in the WIDE stage)
+    const oldest = lineNextPointAt(d, STABLE_LINE, STABLE_POINTS);
+    sum += (d[STABLE_LINE] as number) + (d[STABLE_LINE + LINE_POINTS - 1] as number) + (d[oldest] as number);
+    // the next value (its time beside it in the WIDE stage)
     const next = sortedNextRingAt(d, VALUE_META, layout.valueRing, VALUE_POINTS, layout.valueStride);
     sum += d[next] as number;
-    if (layout.times >= 0) sum += this.u[layout.times + layout.timeHalves * (next - layout.valueRing)] as number;
+    // their times' slots: the next point's and the stable line's oldest, which its removal reads (not in the WIDE stage)
+    if (layout.times >= 0) sum += (this.u[timeElementOf(layout, next)] as number) + (this.u[timeElementOf(layout, oldest)] as number);
     // the residual block the next point writes (its counts at the zero fixed point): 160 bytes, up to three lines
     const block = errorNextAt(d, ERROR_STATS, layout.errorBlocks, MODEL_COUNT);
     const blockEnd = block + MODEL_COUNT * ERROR_FIELDS - 1;

@@ -182,6 +182,16 @@ export function layoutOf(d: Float64Array): StageLayout {
   return LAYOUTS[(d[STAGE] as number) | 0] as StageLayout;
 }
 
+/**
+ * The element of the memory's Uint16 view (positionsView) where the time of the value window's point
+ * whose value is element `valueAt` of the memory starts (its low half when the stage has 32-bit
+ * offsets); -1 in the WIDE stage, whose times are doubles beside their values. What group
+ * prefetching reads to touch the line of a point's time (SeriesEnsemble.touchNextPoint).
+ */
+export function timeElementOf(layout: StageLayout, valueAt: number): number {
+  return layout.times < 0 ? -1 : layout.times + layout.timeHalves * (valueAt - layout.valueRing);
+}
+
 /** a fresh series' memory, at the first stage unless told (tests start at the last, or WIDE) */
 export function newSeriesMemory(stage = 0): Float64Array {
   const d = new Float64Array((LAYOUTS[stage] as StageLayout).size);
