@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { ERROR_FIELDS, errorPush, errorPushZeros, errorWindowSums } from '../../../api-server/src/analysis/ensemble/error-slots.js';
+import { ERROR_FIELDS, SEASONAL_RESIDUAL_BLOCKS, errorBlocksSize, errorPush, errorPushZeros, errorSigma, errorStats, errorWindowSums, type BlockShape } from '../../../api-server/src/analysis/ensemble/error-slots.js';
 import { ERROR_BLOCK, ERROR_BLOCKS, ModelErrors, SIGMA_BLOCKS } from '../../../api-server/src/analysis/ensemble/model-errors.js';
 
 /** model m's four fields (n, mean, M2, sum of |e|) in slot s */
@@ -196,5 +196,47 @@ describe('model errors (the residuals of five models as sums over blocks of 40 p
       }),
       { numRuns: 200 },
     );
+  });
+
+  it("a 'sigma' shape's errorSigma (the closed blocks' kept combination plus the block in progress) is bit for bit a 'sums' shape's sweep of the same blocks, through zero pushes, huge and NaN residuals (property)", () => {
+    // the seasonal residuals' shape, and one whose sigma reads fewer blocks than the ring holds
+    const shapes: readonly BlockShape[] = [SEASONAL_RESIDUAL_BLOCKS, { block: 4, blocks: 6, sigmaBlocks: 5, closed: 'sigma' }];
+    const residual = fc.oneof(fc.constant(Number.NaN), fc.constant(0), fc.constant(-0), fc.constant(1e300), fc.double({ noNaN: true }), fc.double({ min: -1e3, max: 1e3, noNaN: true }));
+    const point = fc.option(fc.array(residual, { minLength: 2, maxLength: 2 }), { freq: 4 });
+    fc.assert(
+      fc.property(fc.constantFrom(...shapes), fc.array(point, { minLength: 0, maxLength: 500, size: 'max' }), (kept, points) => {
+        const swept: BlockShape = { ...kept, closed: 'sums' };
+        const bl = errorStats(2);
+        const size = bl + errorBlocksSize(2, kept.block * kept.blocks, kept);
+        const [a, b] = [new Float64Array(size), new Float64Array(size)];
+        expect(errorSigma(a, 0, bl, 2, 1, kept)).to.equal(0);
+        points.forEach((r, p) => {
+          for (const [d, shape] of [[a, kept], [b, swept]] as const) {
+            if (r === null) errorPushZeros(d, 0, bl, 2, shape);
+            else errorPush(d, 0, bl, 2, Float64Array.from(r), shape);
+          }
+          for (let m = 0; m < 2; m += 1) {
+            const [got, want] = [errorSigma(a, 0, bl, 2, m, kept), errorSigma(b, 0, bl, 2, m, swept)];
+            expect(Object.is(got, want), `point ${p}, model ${m}: ${got} against ${want}`).to.equal(true);
+          }
+        });
+        // the blocks themselves are the same: only the scalars' meaning differs
+        expect(a.subarray(bl)).to.deep.equal(b.subarray(bl));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("hand-checked: a 'sigma' shape keeps the closed blocks' count, mean and M2", () => {
+    const shape: BlockShape = { block: 2, blocks: 3, sigmaBlocks: 3, closed: 'sigma' };
+    const bl = errorStats(1);
+    const d = new Float64Array(bl + errorBlocksSize(1, 6, shape));
+    // blocks (1, 3) and (5, 7), then 2 starts the third block
+    for (const r of [1, 3, 5, 7, 2]) errorPush(d, 0, bl, 1, Float64Array.of(r), shape);
+    // closed: block 1 n 2, mean 2, M2 2; block 2 n 2, mean 6, M2 2; combined: n 4, delta 4,
+    // mean 2 + 4 * 2 / 4 = 4, M2 2 + (2 + 16 * 2 / 4 * 2) = 20 (= 9 + 1 + 1 + 9 around 4)
+    expect(Array.from(d.subarray(1, 4))).to.deep.equal([4, 4, 20]);
+    // with the block in progress (2): n 5, mean 4 + (2 - 4) / 5 = 3.6, M2 20 + 0 + 4 * 4 / 5 = 23.2
+    expect(errorSigma(d, 0, bl, 1, 0, shape)).to.be.closeTo(Math.sqrt(23.2 / 5), 1e-15);
   });
 });

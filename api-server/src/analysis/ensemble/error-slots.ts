@@ -26,8 +26,10 @@
  * confidence every step).
  *
  * Every function takes the blocks' shape (BlockShape: points a block, blocks in the ring, the newest
- * of them sigma reads), the models' by default; the seasonal detector keeps its residuals in a
- * region of its own shape (SEASONAL_RESIDUAL_BLOCKS), of which it reads only sigma.
+ * of them sigma reads, what is kept of the closed blocks), the models' by default; the seasonal
+ * detector keeps its residuals in a region of its own shape (SEASONAL_RESIDUAL_BLOCKS), of which it
+ * reads only sigma, at every point: its scalars keep sigma's combination of the closed blocks
+ * instead of the MAE/MSE sums.
  *
  * Regions: `errorStats(models)` scalars at `st` (the points pushed, then the closed blocks' sums),
  * and the blocks at `bl`: slot
@@ -50,22 +52,32 @@ export interface BlockShape {
   readonly block: number;
   readonly blocks: number;
   readonly sigmaBlocks: number;
+  /**
+   * what the scalars keep of the closed blocks, computed when a block starts: `sums`, the MAE/MSE
+   * window's sums (errorWindowSums; sigma sweeps its blocks when read); `sigma`, sigma's combination
+   * of them (count, mean, M2), to which errorSigma adds the block in progress (for a region read
+   * for sigma at every point and never for MAE/MSE)
+   */
+  readonly closed: 'sums' | 'sigma';
 }
 /** the ensemble models' residuals (the default of every function here) */
-export const MODEL_ERROR_BLOCKS: BlockShape = Object.freeze({ block: ERROR_BLOCK, blocks: ERROR_BLOCKS, sigmaBlocks: SIGMA_BLOCKS });
+export const MODEL_ERROR_BLOCKS: BlockShape = Object.freeze({ block: ERROR_BLOCK, blocks: ERROR_BLOCKS, sigmaBlocks: SIGMA_BLOCKS, closed: 'sums' });
 /**
  * the seasonal detector's residuals (anomaly/series-detectors.ts): only sigma is read, over the
  * last 181-200 residuals (10 blocks of 20; with 5 of 40, 161-200, its NAB score fell from 22.9
  * to 19.6, docs/memory.md)
  */
-export const SEASONAL_RESIDUAL_BLOCKS: BlockShape = Object.freeze({ block: 20, blocks: 10, sigmaBlocks: 10 });
+export const SEASONAL_RESIDUAL_BLOCKS: BlockShape = Object.freeze({ block: 20, blocks: 10, sigmaBlocks: 10, closed: 'sigma' });
 
 // at st: the points pushed, then per model the closed blocks' count, sum of |e| and sum of squares
+// (shape.closed 'sums'), or sigma's count, mean and M2 of them ('sigma')
 const POINTS = 0;
 const CLOSED = 1;
 const CLOSED_COUNT = 0;
 const CLOSED_ABS = 1;
 const CLOSED_SQ = 2;
+const CLOSED_MEAN = 1;
+const CLOSED_M2 = 2;
 const CLOSED_FIELDS = 3;
 // per model in a block
 const N = 0;
@@ -103,7 +115,7 @@ export function errorPush(d: Float64Array, st: number, bl: number, models: numbe
   // a new block empties its slot (the oldest block's, once the ring is full)
   if (points % block === 0) {
     d.fill(0, slot, slot + models * ERROR_FIELDS);
-    sumClosedBlocks(d, st, bl, models, points, block, blocks);
+    closeBlocks(d, st, bl, models, points, shape);
   }
   for (let m = 0; m < models; m += 1) {
     let e = residuals[m] as number;
@@ -135,7 +147,7 @@ export function errorPushZeros(d: Float64Array, st: number, bl: number, models: 
   const slot = bl + (((points / block) | 0) % blocks) * models * ERROR_FIELDS;
   if (points % block === 0) {
     d.fill(0, slot, slot + models * ERROR_FIELDS);
-    sumClosedBlocks(d, st, bl, models, points, block, blocks);
+    closeBlocks(d, st, bl, models, points, shape);
     for (let m = 0; m < models; m += 1) d[slot + m * ERROR_FIELDS + N] = 1;
   } else {
     for (let m = 0; m < models; m += 1) d[slot + m * ERROR_FIELDS + N] = (d[slot + m * ERROR_FIELDS + N] as number) + 1;
@@ -152,6 +164,29 @@ function oldestSlot(points: number, held: number, block: number, blocks: number)
 /** the blocks holding points, at most `most` */
 function heldBlocks(points: number, most: number, block: number): number {
   return Math.min(most, Math.ceil(points / block));
+}
+
+/** what the scalars keep of the closed blocks (shape.closed), at a block's start (`points`: the points pushed before its first) */
+function closeBlocks(d: Float64Array, st: number, bl: number, models: number, points: number, shape: BlockShape): void {
+  if (shape.closed === 'sums') sumClosedBlocks(d, st, bl, models, points, shape.block, shape.blocks);
+  else sigmaClosedBlocks(d, st, bl, models, points, shape);
+}
+
+/**
+ * Sigma's combination of the closed blocks it reads with the block that starts (`points`: the
+ * points pushed before its first): the min(sigmaBlocks - 1, points / block) blocks before it, per
+ * model, combined oldest first as errorSigma's sweep combines them, so that errorSigma's adding the
+ * block in progress to it gives the sweep's sigma bit for bit.
+ */
+function sigmaClosedBlocks(d: Float64Array, st: number, bl: number, models: number, points: number, shape: BlockShape): void {
+  const closed = Math.min(shape.sigmaBlocks - 1, (points / shape.block) | 0);
+  const first = (((points / shape.block) | 0) - closed) % shape.blocks;
+  for (let m = 0, c = st + CLOSED; m < models; m += 1, c += CLOSED_FIELDS) {
+    chanSweep(d, bl, models, m, first, closed, shape.blocks);
+    d[c + CLOSED_COUNT] = CHAN[CHAN_N] as number;
+    d[c + CLOSED_MEAN] = CHAN[CHAN_MEAN] as number;
+    d[c + CLOSED_M2] = CHAN[CHAN_M2] as number;
+  }
 }
 
 /**
@@ -182,6 +217,7 @@ function sumClosedBlocks(d: Float64Array, st: number, bl: number, models: number
 }
 
 /**
+ * (a `sums` shape's region only)
  * every model's count, sum of |e| and sum of e^2 over the 6 newest blocks (the MAE/MSE window:
  * MAE = sumAbs / count, MSE = sumSq / count): `counts[m]`, `sumAbs[m]`, `sumSq[m]` for m <
  * models. Each is the closed blocks' sum (sumClosedBlocks, kept since the block in progress
@@ -209,33 +245,61 @@ export function errorWindowSums(d: Float64Array, st: number, bl: number, models:
 
 /**
  * population standard deviation of model m's residuals in the 5 newest blocks (the last 161 to
- * 200 points), 0 with fewer than two: the blocks' (n, mean, M2) combined oldest first (Chan et al.)
+ * 200 points; the shape's sigmaBlocks), 0 with fewer than two: the blocks' (n, mean, M2) combined
+ * oldest first (Chan et al.). A `sigma` shape keeps the closed blocks' combination since the block
+ * in progress started (sigmaClosedBlocks) and adds that block to it: the same operations in the
+ * same order, so the same bits, reading one block instead of ten.
  */
 export function errorSigma(d: Float64Array, st: number, bl: number, models: number, m: number, shape = MODEL_ERROR_BLOCKS): number {
   const { block, blocks } = shape;
   const points = (d[st + POINTS] as number) | 0;
-  const held = heldBlocks(points, shape.sigmaBlocks, block);
-  const stride = models * ERROR_FIELDS;
-  let i = oldestSlot(points, held, block, blocks);
-  let n = 0;
-  let mean = 0;
-  let m2 = 0;
-  for (let b = 0; b < held; b += 1) {
-    const s = bl + i * stride + m * ERROR_FIELDS;
-    i = i === blocks - 1 ? 0 : i + 1;
-    const k = d[s + N] as number;
-    if (k === 0) continue;
-    if (n === 0) {
-      n = k;
-      mean = d[s + MEAN] as number;
-      m2 = d[s + M2] as number;
-      continue;
-    }
-    const total = n + k;
-    const delta = (d[s + MEAN] as number) - mean;
-    mean += (delta * k) / total;
-    m2 += (d[s + M2] as number) + ((delta * delta * n) / total) * k;
-    n = total;
+  if (shape.closed === 'sigma') {
+    if (points === 0) return 0;
+    // the closed blocks' combination, kept since the block in progress started, then that block
+    const c = st + CLOSED + m * CLOSED_FIELDS;
+    CHAN[CHAN_N] = d[c + CLOSED_COUNT] as number;
+    CHAN[CHAN_MEAN] = d[c + CLOSED_MEAN] as number;
+    CHAN[CHAN_M2] = d[c + CLOSED_M2] as number;
+    chanAdd(d, bl + ((((points - 1) / block) | 0) % blocks) * models * ERROR_FIELDS + m * ERROR_FIELDS);
+  } else {
+    const held = heldBlocks(points, shape.sigmaBlocks, block);
+    chanSweep(d, bl, models, m, oldestSlot(points, held, block, blocks), held, blocks);
   }
-  return n < 2 ? 0 : Math.sqrt(m2 / n);
+  const n = CHAN[CHAN_N] as number;
+  return n < 2 ? 0 : Math.sqrt((CHAN[CHAN_M2] as number) / n);
+}
+
+/** (count, mean, M2) of a combination of blocks (chanSweep, chanAdd): one array for every region, as the calls are synchronous */
+const CHAN = new Float64Array(3);
+const CHAN_N = 0;
+const CHAN_MEAN = 1;
+const CHAN_M2 = 2;
+
+/** CHAN := model m's `count` blocks from slot `first` on, combined oldest first */
+function chanSweep(d: Float64Array, bl: number, models: number, m: number, first: number, count: number, blocks: number): void {
+  CHAN.fill(0);
+  const stride = models * ERROR_FIELDS;
+  let i = first;
+  for (let b = 0; b < count; b += 1) {
+    chanAdd(d, bl + i * stride + m * ERROR_FIELDS);
+    i = i === blocks - 1 ? 0 : i + 1;
+  }
+}
+
+/** CHAN combined with the block whose fields start at s (Chan et al.; an empty block adds nothing) */
+function chanAdd(d: Float64Array, s: number): void {
+  const k = d[s + N] as number;
+  if (k === 0) return;
+  const n = CHAN[CHAN_N] as number;
+  if (n === 0) {
+    CHAN[CHAN_N] = k;
+    CHAN[CHAN_MEAN] = d[s + MEAN] as number;
+    CHAN[CHAN_M2] = d[s + M2] as number;
+    return;
+  }
+  const total = n + k;
+  const delta = (d[s + MEAN] as number) - (CHAN[CHAN_MEAN] as number);
+  CHAN[CHAN_MEAN] = (CHAN[CHAN_MEAN] as number) + (delta * k) / total;
+  CHAN[CHAN_M2] = (CHAN[CHAN_M2] as number) + ((d[s + M2] as number) + ((delta * delta * n) / total) * k);
+  CHAN[CHAN_N] = total;
 }
