@@ -73,7 +73,7 @@ export const DET_SUM = VALUE_META + SORTED_META;
 export const DET_SUM_SQ = DET_SUM + 1;
 /**
  * the seasonal residuals' block statistics' scalars (error-slots.ts, one "model": the residuals
- * pushed, the closed blocks' sums); their blocks are StageLayout.residualBlocks
+ * pushed, sigma's combination of the closed blocks); their blocks are StageLayout.residualBlocks
  */
 export const RES_STATS = DET_SUM_SQ + 1;
 // derived scalars (not saved: a restore's replay rebuilds them)
