@@ -19,7 +19,7 @@ describe('analysis tick stages (analysis/stages/)', () => {
 
   it('the health history keeps the last 60 values, oldest first, as a ring once full', () => {
     fc.assert(
-      fc.property(fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 200 }), (values) => {
+      fc.property(fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 200, size: 'max' }), (values) => {
         const h = new HealthHistory();
         for (const v of values) h.push(v);
         expect(h.values()).to.deep.equal(values.slice(-60));

@@ -158,7 +158,7 @@ describe('novelty score (docs/nab.md)', () => {
   it('saved and restored, it continues exactly as if it had not stopped (property)', () => {
     fc.assert(
       // repeated small values too, so that runs and known contexts occur
-      fc.property(fc.array(fc.oneof(fc.double({ min: -1e3, max: 1e3, noNaN: true }), fc.constantFrom(0, 1, 2)), { minLength: 320, maxLength: 700 }), fc.nat(), (ys, cutAt) => {
+      fc.property(fc.array(fc.oneof(fc.double({ min: -1e3, max: 1e3, noNaN: true }), fc.constantFrom(0, 1, 2)), { minLength: 320, maxLength: 700, size: 'max' }), fc.nat(), (ys, cutAt) => {
         const cut = 300 + (cutAt % (ys.length - 300));
         const whole = new NoveltyScore();
         let part = new NoveltyScore();
@@ -209,7 +209,7 @@ describe('novelty score (docs/nab.md)', () => {
   it('never leaves [0, 1] and never returns NaN, for any input (property)', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.oneof(fc.double(), fc.double({ min: 0, max: 1 }), fc.constant(0)), fc.oneof(fc.double(), fc.constant(0.5), fc.constant(Number.NaN))), { minLength: 290, maxLength: 420 }),
+        fc.array(fc.tuple(fc.oneof(fc.double(), fc.double({ min: 0, max: 1 }), fc.constant(0)), fc.oneof(fc.double(), fc.constant(0.5), fc.constant(Number.NaN))), { minLength: 290, maxLength: 420, size: 'max' }),
         (pts) => {
           const s = new NoveltyScore();
           pts.forEach(([y, med], i) => {

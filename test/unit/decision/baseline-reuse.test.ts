@@ -28,7 +28,7 @@ describe('decision: the trend baseline read without an object per step', () => {
   it('a departure keeps the baseline at its start when the caller reuses one object for every step (fast-check)', () => {
     const step = fc.record({ level: fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(0.95, 0.3)), mean: fc.double({ min: 0, max: 0.5, noNaN: true }), spread: fc.double({ min: 0, max: 0.05, noNaN: true }), learnt: fc.boolean() });
     fc.assert(
-      fc.property(fc.constantFrom('error_rate', 'cpu', 'memory'), fc.array(step, { maxLength: 150 }), (input, steps) => {
+      fc.property(fc.constantFrom('error_rate', 'cpu', 'memory'), fc.array(step, { maxLength: 150, size: 'max' }), (input, steps) => {
         const fresh = new LevelDeparture(DEPARTURES[input]!);
         const reused = new LevelDeparture(DEPARTURES[input]!);
         const shared = { mean: 0, spread: 0 };

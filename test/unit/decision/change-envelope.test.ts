@@ -52,7 +52,7 @@ describe('decision: the change envelope in rows of one Float64Array', () => {
     const step = fc.record({ input: fc.constantFrom('cpu', 'memory', 'latency', 'error_rate'), change, save: fc.integer({ min: 0, max: 15 }).map((k) => k === 0) });
     const config = fc.record({ halfLifeSteps: fc.integer({ min: 1, max: 6000 }), margin: fc.double({ min: 0, max: 4, noNaN: true }), lagSteps: fc.integer({ min: 1, max: 12 }) });
     fc.assert(
-      fc.property(config, fc.array(step, { minLength: 60, maxLength: 300 }), (cfg, steps) => {
+      fc.property(config, fc.array(step, { minLength: 60, maxLength: 300, size: 'max' }), (cfg, steps) => {
         let rows = new ChangeEnvelope(cfg);
         const reference = new ReferenceEnvelope(cfg);
         for (const { input, change: c, save } of steps) {

@@ -51,7 +51,7 @@ describe('decision: TimedLevels, a ring of (time, level) pairs', () => {
       fc.tuple(fc.constant('drop' as const), fc.oneof(fc.integer({ min: 0, max: 200 }), fc.constant(Number.NaN)), fc.constant(0)),
     );
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 300 }), fc.integer({ min: 0, max: 200 }), fc.integer({ min: 0, max: 20 }), (ops, t, tolerance) => {
+      fc.property(fc.array(op, { maxLength: 300, size: 'max' }), fc.integer({ min: 0, max: 200 }), fc.integer({ min: 0, max: 20 }), (ops, t, tolerance) => {
         const ring = new TimedLevels();
         const model: [number, number][] = [];
         for (const [kind, time, level] of ops) {
@@ -83,7 +83,7 @@ describe('decision: SaturationClimb over TimedLevels', () => {
       baseline: fc.option(fc.record({ mean: fc.double({ min: 0, max: 0.6, noNaN: true }), spread: fc.double({ min: 0, max: 0.05, noNaN: true }) }), { nil: null, freq: 4 }),
     });
     fc.assert(
-      fc.property(fc.array(step, { minLength: 1, maxLength: 400 }), fc.boolean(), (steps, climbing) => {
+      fc.property(fc.array(step, { minLength: 1, maxLength: 400, size: 'max' }), fc.boolean(), (steps, climbing) => {
         const climb = new SaturationClimb();
         const reference = new ReferenceClimb();
         let t = 0;

@@ -81,7 +81,7 @@ describe('model errors (the residuals of five models as sums over blocks of 40 p
     fc.assert(
       fc.property(
         // per point: one value, and per model whether it forecast (any pattern, not only a prefix)
-        fc.array(fc.tuple(fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.array(fc.boolean(), { minLength: 3, maxLength: 3 })), { maxLength: 700 }),
+        fc.array(fc.tuple(fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.array(fc.boolean(), { minLength: 3, maxLength: 3 })), { maxLength: 700, size: 'max' }),
         fc.double({ min: -1e4, max: 1e4, noNaN: true }),
         (points, offset) => {
           const models = 3;
@@ -133,7 +133,7 @@ describe('model errors (the residuals of five models as sums over blocks of 40 p
   it('errorWindowSums reads every model in one pass: the count and sums of each model are bit for bit those of records holding that model alone (property)', () => {
     const residual = fc.oneof(fc.constant(Number.NaN), fc.constant(0), fc.double({ min: -1e6, max: 1e6, noNaN: true }));
     fc.assert(
-      fc.property(fc.array(fc.array(residual, { minLength: 5, maxLength: 5 }), { minLength: 1, maxLength: 400 }), (points) => {
+      fc.property(fc.array(fc.array(residual, { minLength: 5, maxLength: 5 }), { minLength: 1, maxLength: 400, size: 'max' }), (points) => {
         const all = new ModelErrors(5);
         const alone = [0, 1, 2, 3, 4].map(() => new ModelErrors(1));
         for (const r of points) {
@@ -179,7 +179,7 @@ describe('model errors (the residuals of five models as sums over blocks of 40 p
     // a point: the models' residuals, or null for a push of +0 residuals (the zero fixed point)
     const point = fc.option(fc.array(residual, { minLength: 3, maxLength: 3 }), { freq: 4 });
     fc.assert(
-      fc.property(fc.array(point, { minLength: 0, maxLength: 700 }), fc.integer({ min: 1, max: 7 }), (points, every) => {
+      fc.property(fc.array(point, { minLength: 0, maxLength: 700, size: 'max' }), fc.integer({ min: 1, max: 7 }), (points, every) => {
         const e = new ModelErrors(3);
         const [counts, sumAbs, sumSq] = [new Float64Array(3), new Float64Array(3), new Float64Array(3)];
         points.forEach((r, p) => {

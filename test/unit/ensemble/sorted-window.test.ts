@@ -88,7 +88,7 @@ describe('sorted window', () => {
   it('the deviation does not depend on where the previous search ended (property)', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.oneof(fc.integer({ min: -4, max: 4 }), fc.double({ min: -1e3, max: 1e3, noNaN: true })), { minLength: 1, maxLength: 120 }),
+        fc.array(fc.oneof(fc.integer({ min: -4, max: 4 }), fc.double({ min: -1e3, max: 1e3, noNaN: true })), { minLength: 1, maxLength: 120, size: 'max' }),
         fc.array(fc.double({ min: -1e3, max: 1e3, noNaN: true }), { minLength: 1, maxLength: 12 }),
         (xs, centers) => {
           const w = new SortedWindow(xs.length);
@@ -107,7 +107,7 @@ describe('sorted window', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 70 }),
-        fc.array(fc.oneof(fc.integer({ min: -5, max: 5 }), fc.double({ min: -1e6, max: 1e6, noNaN: true })), { maxLength: 300 }),
+        fc.array(fc.oneof(fc.integer({ min: -5, max: 5 }), fc.double({ min: -1e6, max: 1e6, noNaN: true })), { maxLength: 300, size: 'max' }),
         fc.double({ min: -10, max: 10, noNaN: true }),
         (capacity, xs, offset) => {
           const w = new SortedWindow(capacity);
@@ -161,7 +161,7 @@ describe('sorted window', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 50 }),
-        fc.array(fc.oneof(fc.constantFrom(0, -0, 1, -1, 2.5), fc.double({ min: -1e6, max: 1e6, noNaN: true })), { maxLength: 250 }),
+        fc.array(fc.oneof(fc.constantFrom(0, -0, 1, -1, 2.5), fc.double({ min: -1e6, max: 1e6, noNaN: true })), { maxLength: 250, size: 'max' }),
         (capacity, xs) => {
           const w = new SortedWindow(capacity);
           const kept: number[] = [];

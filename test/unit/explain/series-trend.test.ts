@@ -71,7 +71,7 @@ describe('seriesTrend reads the stable line in place', () => {
   it('gives what the trend over the saved points gives, through the window fill, the ring wrap and flat stretches (fast-check)', () => {
     const value = fc.oneof(fc.double({ min: -10, max: 10, noNaN: true }), fc.constantFrom(0, -0, 1, 0.3));
     fc.assert(
-      fc.property(fc.array(value, { minLength: 0, maxLength: 420 }), fc.integer({ min: 1, max: 30 }), fc.boolean(), (ys, every, counter) => {
+      fc.property(fc.array(value, { minLength: 0, maxLength: 420, size: 'max' }), fc.integer({ min: 1, max: 30 }), fc.boolean(), (ys, every, counter) => {
         const e = new SeriesEnsemble();
         for (let i = 0; i < ys.length; i++) {
           e.observe(ys[i]!, 1_700_000_000 + 15 * i);

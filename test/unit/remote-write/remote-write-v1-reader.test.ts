@@ -77,7 +77,7 @@ describe('Remote-Write 1.0 read field by field', () => {
       expect(() => readWriteRequestV1(bytes.subarray(0, cut)), `cut at ${cut}`).to.throw(DecodeError, 'prometheus.WriteRequest');
     }
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 200 }), (random) => {
+      fc.property(fc.uint8Array({ maxLength: 200, size: 'max' }), (random) => {
         try {
           readWriteRequestV1(random);
         } catch (error) {

@@ -49,7 +49,7 @@ describe('raw tier entries: one per series and clock hour (raw-chunks.ts)', () =
       count: fc.integer({ min: 1, max: 1000 }),
     });
     fc.assert(
-      fc.property(fc.array(arbPoint, { maxLength: 300 }), (points) => {
+      fc.property(fc.array(arbPoint, { maxLength: 300, size: 'max' }), (points) => {
         const entries = rawChunks(points);
         expect(new Set(entries.map((e) => e.key)).size).to.equal(entries.length);
         for (const series of ['ns/Deployment/a', 'ns/Deployment/b', 'ns/StatefulSet/db'].flatMap((w) => ['cpu', 'latency!p99', 'mem'].map((m) => [w, m] as const))) {
