@@ -31,7 +31,7 @@
  * reads only sigma, at every point: its scalars keep sigma's combination of the closed blocks
  * instead of the MAE/MSE sums.
  *
- * Regions: `errorStats(models)` scalars at `st` (the points pushed, then the closed blocks' sums),
+ * Regions: `errorStats(models)` scalars at `st` (the points pushed, then what is kept of the closed blocks),
  * and the blocks at `bl`: slot
  * s at bl + s * models * FIELDS, model m's four fields next (a push writes one slot: 160 bytes for
  * five models). A region sized for fewer points (`errorBlocksSize(models, room)`) holds the first

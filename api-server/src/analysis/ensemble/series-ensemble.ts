@@ -184,8 +184,8 @@ export class SeriesEnsemble implements LineHost {
    * Reads one value from each cache line the next observe reads first and returns their sum: the
    * scalars, the residual block, the stable line's scalars and next point (its oldest once full)
    * with that point's time, the value window's next slot and its time's (ARI's differences are the
-   * values before it) and middle, the next season
-   * and residual slots (at the zero fixed point only the lines a next +0 reads: zero-point.ts). An owner about
+   * values before it) and middle, the next season and residual slots (at the zero fixed point only
+   * the lines a next +0 reads: zero-point.ts). An owner about
    * to observe many series touches them all first, so that their memory reads overlap instead of
    * waiting one after another (group prefetching, docs/performance.md); the sum only keeps the
    * reads from being optimised away.
