@@ -60,7 +60,7 @@ describe('bucket grace: a closed bucket waits for its other sources (AnalysisCon
       fc.record({ kind: fc.constant('take' as const), advanceMs: fc.integer({ min: 0, max: 20_000 }) }),
     );
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 5_000 }), fc.array(op, { maxLength: 80 }), (grace, ops) => {
+      fc.property(fc.integer({ min: 0, max: 5_000 }), fc.array(op, { maxLength: 80, size: 'max' }), (grace, ops) => {
         const b = new WorkloadBuckets(STEP, 1000, grace);
         let now = 0;
         let accepted = 0;

@@ -57,7 +57,7 @@ describe('derived series: no novelty score', () => {
   it('the same points: a derived series fires what an input series fires less novelty, with the same scores; consensus is two of the rest; the same forecast and confidence (property)', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.double({ min: -50, max: 50, noNaN: true }), { minLength: 1, maxLength: 60 }),
+        fc.array(fc.double({ min: -50, max: 50, noNaN: true }), { minLength: 1, maxLength: 60, size: 'max' }),
         fc.integer({ min: 0, max: 3 }),
         (tail, which) => {
           const values = series(tail);

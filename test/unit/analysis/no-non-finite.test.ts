@@ -22,8 +22,8 @@ describe('analysis property: no NaN or Infinity ever leaves the analysis', funct
     fc.assert(
       fc.property(
         fc.array(fc.tuple(fc.integer({ min: 0, max: 40 }), fc.constantFrom(...names), anyValue, fc.constantFrom('p1', 'p2', undefined)), { minLength: 1, maxLength: 200, size: 'max' }),
-        fc.array(fc.tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: -5, max: 30 }), fc.constantFrom('', 'ERROR', 'warn')), { maxLength: 40 }),
-        fc.array(fc.tuple(fc.integer({ min: 0, max: 40 }), anyValue, fc.integer({ min: 0, max: 2 })), { maxLength: 40 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: -5, max: 30 }), fc.constantFrom('', 'ERROR', 'warn')), { maxLength: 40, size: 'max' }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 40 }), anyValue, fc.integer({ min: 0, max: 2 })), { maxLength: 40, size: 'max' }),
         (metrics, logs, spans) => {
           const core = new AnalysisCoreImpl({ newHexId: () => 'abcdefabcdef', config: { calibrationSteps: 5 } });
           const key = 'p/Deployment/w';

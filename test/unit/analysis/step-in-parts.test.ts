@@ -44,7 +44,7 @@ describe('AnalysisCore.beginStep: a step run in parts', function () {
     expect(w.snapshots).to.have.length(3);
     expect(w.ruptures.length).to.be.greaterThan(0);
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 30 }), (parts) => {
+      fc.property(fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 30, size: 'max' }), (parts) => {
         const core = fed(buckets);
         const run = core.beginStep(nowMs);
         expect(run.remaining).to.equal(3 * buckets);

@@ -76,7 +76,7 @@ describe('novelty score (docs/nab.md)', () => {
             fc.tuple(fc.constantFrom(0, 1, 2, 3.5, 10), fc.integer({ min: 1, max: 40 })).map(([y, n]) => Array.from({ length: n }, () => y)),
             fc.array(fc.double({ min: -5, max: 15, noNaN: true }), { minLength: 1, maxLength: 8 }),
           ),
-          { minLength: 40, maxLength: 80 },
+          { minLength: 40, maxLength: 80, size: 'max' },
         ),
         (segments) => {
           const ys = segments.flat();

@@ -74,7 +74,7 @@ describe('anomaly detectors (analytics.md §5.6)', () => {
 
   it('scores stay in [0,1] for any input (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.double({ noNaN: false }), fc.double({ min: 0, max: 1 })), { maxLength: 80 }), (ys) => {
+      fc.property(fc.array(fc.oneof(fc.double({ noNaN: false }), fc.double({ min: 0, max: 1 })), { maxLength: 80, size: 'max' }), (ys) => {
         const d = new SeriesDetectors();
         ys.forEach((y, i) => {
           const out = d.observe(y, i * 15);

@@ -8,7 +8,7 @@ const MIN = 60_000;
 describe('decision: the trend baseline read without an object per step', () => {
   it('baselineInto writes what the baseline getter returns, and nothing while it is null (fast-check)', () => {
     fc.assert(
-      fc.property(fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 60 }), fc.boolean(), (levels, learn) => {
+      fc.property(fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 60, size: 'max' }), fc.boolean(), (levels, learn) => {
         const t = new LevelTrend('saturation');
         const out = { mean: -1, spread: -1 };
         levels.forEach((level, i) => {

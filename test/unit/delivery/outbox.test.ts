@@ -106,7 +106,7 @@ describe('event outbox (LevelDB)', () => {
 
   it('property: concurrent appends and acks deliver every envelope to every channel once, in order', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 0, max: 3 })), { minLength: 1, maxLength: 25 }), async (steps) => {
+      fc.asyncProperty(fc.array(fc.tuple(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 0, max: 3 })), { minLength: 1, maxLength: 25, size: 'max' }), async (steps) => {
         await db.clear();
         const outbox = await open();
         await outbox.register('x');

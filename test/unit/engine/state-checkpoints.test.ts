@@ -64,7 +64,7 @@ describe('StateCheckpoints: whose analysis state a tick writes', () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 6 }),
-        fc.array(fc.subarray(['a', 'b', 'c', 'd', 'e', 'f', 'g']), { minLength: 1, maxLength: 40 }),
+        fc.array(fc.subarray(['a', 'b', 'c', 'd', 'e', 'f', 'g']), { minLength: 1, maxLength: 40, size: 'max' }),
         (every, ticks) => {
           const c = new StateCheckpoints(every);
           const seen = new Set<string>();

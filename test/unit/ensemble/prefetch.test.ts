@@ -19,7 +19,7 @@ const finite = fc.double({ min: -1e6, max: 1e6, noNaN: true });
 describe('prefetch: the next element of each window is where the next push writes', () => {
   it('line: lineNextPointAt holds the pushed x and y, while filling and once full (property)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 12 }), fc.array(fc.tuple(finite, finite), { minLength: 1, maxLength: 60 }), (capacity, points) => {
+      fc.property(fc.integer({ min: 1, max: 12 }), fc.array(fc.tuple(finite, finite), { minLength: 1, maxLength: 60, size: 'max' }), (capacity, points) => {
         const d = new Float64Array(3 + lineRegion(capacity));
         const at = 3;
         for (const [x, y] of points) {
@@ -34,7 +34,7 @@ describe('prefetch: the next element of each window is where the next push write
 
   it('sorted window: sortedNextRingAt holds the pushed value; sortedMiddleAt names the median rank (property)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 12 }), fc.array(finite, { minLength: 1, maxLength: 60 }), (capacity, values) => {
+      fc.property(fc.integer({ min: 1, max: 12 }), fc.array(finite, { minLength: 1, maxLength: 60, size: 'max' }), (capacity, values) => {
         const meta = 0;
         const ring = SORTED_META;
         const d = new Float64Array(ring + capacity);
@@ -56,7 +56,7 @@ describe('prefetch: the next element of each window is where the next push write
 
   it('sorted window with a ring stride of 2: the same window, the elements between slots untouched (property)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 12 }), fc.array(finite, { minLength: 1, maxLength: 60 }), (capacity, values) => {
+      fc.property(fc.integer({ min: 1, max: 12 }), fc.array(finite, { minLength: 1, maxLength: 60, size: 'max' }), (capacity, values) => {
         const ring = SORTED_META;
         const plain = new Float64Array(ring + capacity);
         const wide = new Float64Array(ring + 2 * capacity);

@@ -124,7 +124,7 @@ describe('the sample times of the value window as 16- or 32-bit offsets from a b
       fc.double({ min: -1e12, max: 1e12, noNaN: true }),
     );
     fc.assert(
-      fc.property(start, fc.array(step, { minLength: 1, maxLength: 800, size: 'max' }), fc.array(fc.double({ min: -1e3, max: 1e3, noNaN: true }), { minLength: 1, maxLength: 50 }), (x0, steps, values) => {
+      fc.property(start, fc.array(step, { minLength: 1, maxLength: 800, size: 'max' }), fc.array(fc.double({ min: -1e3, max: 1e3, noNaN: true }), { minLength: 1, maxLength: 50, size: 'max' }), (x0, steps, values) => {
         const narrow = new SeriesEnsemble();
         const wide = new SeriesEnsemble(WIDE);
         const noveltyA = allocateNovelty();

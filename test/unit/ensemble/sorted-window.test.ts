@@ -63,7 +63,7 @@ describe('sorted window', () => {
       fc.property(
         fc.integer({ min: 1, max: 40 }),
         // runs of one value from a small set, so that the leaving value often equals the entering one
-        fc.array(fc.tuple(fc.constantFrom(0, -0, 1, 2, 2.5, -3), fc.integer({ min: 1, max: 60 })), { minLength: 1, maxLength: 30 }),
+        fc.array(fc.tuple(fc.constantFrom(0, -0, 1, 2, 2.5, -3), fc.integer({ min: 1, max: 60 })), { minLength: 1, maxLength: 30, size: 'max' }),
         (capacity, runs) => {
           const w = new SortedWindow(capacity);
           const kept: number[] = [];
@@ -89,7 +89,7 @@ describe('sorted window', () => {
     fc.assert(
       fc.property(
         fc.array(fc.oneof(fc.integer({ min: -4, max: 4 }), fc.double({ min: -1e3, max: 1e3, noNaN: true })), { minLength: 1, maxLength: 120, size: 'max' }),
-        fc.array(fc.double({ min: -1e3, max: 1e3, noNaN: true }), { minLength: 1, maxLength: 12 }),
+        fc.array(fc.double({ min: -1e3, max: 1e3, noNaN: true }), { minLength: 1, maxLength: 12, size: 'max' }),
         (xs, centers) => {
           const w = new SortedWindow(xs.length);
           for (const x of xs) w.push(x);

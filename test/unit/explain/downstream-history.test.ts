@@ -98,7 +98,7 @@ describe('downstream history: an edge\'s recent error share against its own base
 
   it('reads finite shares in [0, 1] for any cumulated counts (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.nat(1000), fc.nat(1000), fc.nat(60)), { maxLength: 60 }), (steps) => {
+      fc.property(fc.array(fc.tuple(fc.nat(1000), fc.nat(1000), fc.nat(60)), { maxLength: 60, size: 'max' }), (steps) => {
         const h = new DownstreamHistory();
         let calls = 0;
         let errors = 0;

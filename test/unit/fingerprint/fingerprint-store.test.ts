@@ -47,7 +47,7 @@ describe('fingerprint store (analytics.md §7.3)', () => {
 
   it('records only finite vectors and matches with a finite similarity for any query', () => {
     fc.assert(
-      fc.property(fc.array(fc.double(), { minLength: 11, maxLength: 11 }), fc.double(), (v, r) => {
+      fc.property(fc.array(fc.double(), { minLength: 11, maxLength: 11, size: 'max' }), fc.double(), (v, r) => {
         const s = new FingerprintStore(KEY);
         s.maybeRecord({ vector: A, fusedR: 4, ruptureId: 'r_a', nowMs: T0 });
         const recorded = s.maybeRecord({ vector: v, fusedR: r, ruptureId: 'r_b', nowMs: T0 + 2 * HOUR });

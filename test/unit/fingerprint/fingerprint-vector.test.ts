@@ -28,7 +28,7 @@ describe('fingerprint vector and cosine (analytics.md §7.3)', () => {
 
   it('stays finite and within [−1, 1] for any input', () => {
     fc.assert(
-      fc.property(fc.array(fc.double(), { maxLength: 11 }), fc.array(fc.double(), { maxLength: 11 }), (a, b) => {
+      fc.property(fc.array(fc.double(), { maxLength: 11, size: 'max' }), fc.array(fc.double(), { maxLength: 11, size: 'max' }), (a, b) => {
         const c = cosineSimilarity(a, b);
         expect(Number.isFinite(c)).to.equal(true);
         expect(c).to.be.within(-1, 1);

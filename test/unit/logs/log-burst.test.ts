@@ -95,7 +95,7 @@ describe('log burst detector and logR (analytics.md §4.1)', () => {
   it('never yields NaN or Infinity for any counts', () => {
     const count = fc.oneof(fc.double(), fc.nat({ max: 1000 }));
     fc.assert(
-      fc.property(fc.array(fc.tuple(count, count), { minLength: 1, maxLength: 60 }), (buckets) => {
+      fc.property(fc.array(fc.tuple(count, count), { minLength: 1, maxLength: 60, size: 'max' }), (buckets) => {
         const d = new LogBurstDetector('w');
         const newId = ids();
         buckets.forEach(([warn, error], i) => {

@@ -17,7 +17,7 @@ describe('log series log_error_rate and log_burst_index (analytics.md §4.1)', (
 
   it('stays finite for any counts', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.double(), fc.double(), fc.double()), { maxLength: 30 }), (rows) => {
+      fc.property(fc.array(fc.tuple(fc.double(), fc.double(), fc.double()), { maxLength: 30, size: 'max' }), (rows) => {
         const s = new LogSeries();
         for (const [info, warn, error] of rows) {
           const p = s.step({ info, warn, error });

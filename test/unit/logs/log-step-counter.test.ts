@@ -86,7 +86,7 @@ describe('log step counting (analytics.md §3.3, §3.2, §4.3)', () => {
     const t = fc.oneof(fc.double(), fc.integer({ min: T0, max: T0 + 600_000 }));
     const cls = fc.constantFrom('ignored' as const, 'info' as const, 'warn' as const, 'error' as const);
     fc.assert(
-      fc.property(fc.array(fc.tuple(cls, t), { maxLength: 80 }), (lines) => {
+      fc.property(fc.array(fc.tuple(cls, t), { maxLength: 80, size: 'max' }), (lines) => {
         const c = new LogBucketCounter();
         let accepted = 0;
         for (const [k, time] of lines) if (c.observe(k, time)) accepted++;

@@ -109,7 +109,7 @@ describe('rupture gauges (rpt_rupture_index, rpt_time_to_failure_seconds): one r
 
   it('gives the text prom-client Gauges fed the old way give, through exposition() in parts and registry.metrics() (any snapshots)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { maxLength: 60 }), fc.integer({ min: 1, max: 400 }), async (steps, partChars) => {
+      fc.asyncProperty(fc.array(step, { maxLength: 60, size: 'max' }), fc.integer({ min: 1, max: 400 }), async (steps, partChars) => {
         const rows = new Rows();
         const reference = new Reference();
         feed(steps, rows, reference);
@@ -124,7 +124,7 @@ describe('rupture gauges (rpt_rupture_index, rpt_time_to_failure_seconds): one r
 
   it("gives SelfMetrics' rpt_rupture_index and rpt_time_to_failure_seconds as prom-client Gauges fed the old way (any snapshots)", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { maxLength: 60 }), async (steps) => {
+      fc.asyncProperty(fc.array(step, { maxLength: 60, size: 'max' }), async (steps) => {
         const metrics = new SelfMetrics('test');
         const reference = new Reference();
         feed(steps, metrics, reference);
@@ -146,7 +146,7 @@ describe('rupture gauges (rpt_rupture_index, rpt_time_to_failure_seconds): one r
     // few series, so that the ticks often move the one the scrape is at
     const few = fc.record({ key: fc.constantFrom(...KEYS.slice(0, 3)), metric: fc.constantFrom(...METRICS.slice(0, 2)), fusedR: value, state, ttf: fc.option(value, { nil: undefined }) });
     await fc.assert(
-      fc.asyncProperty(fc.array(few, { maxLength: 40 }), fc.array(few, { minLength: 1, maxLength: 20 }), fc.nat({ max: 12 }), async (first, then, after) => {
+      fc.asyncProperty(fc.array(few, { maxLength: 40, size: 'max' }), fc.array(few, { minLength: 1, maxLength: 20, size: 'max' }), fc.nat({ max: 12 }), async (first, then, after) => {
         const rows = new Rows();
         feed(first, rows);
         const before = new Set(seriesOf(await rows.registry.metrics()));

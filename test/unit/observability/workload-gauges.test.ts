@@ -87,7 +87,7 @@ describe('workload gauges (svc_kpi, rpt_kpi_*): one row per workload', () => {
     const value = fc.oneof(fc.double(), fc.constantFrom(Number.NaN, -0, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY));
     const step = fc.record({ key: fc.constantFrom(...keys), values: fc.array(value, { minLength: 10, maxLength: 10 }), fusedR: value, state: fc.constantFrom('stable' as const, 'warning' as const, 'critical' as const) });
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { maxLength: 40 }), async (steps) => {
+      fc.asyncProperty(fc.array(step, { maxLength: 40, size: 'max' }), async (steps) => {
         const metrics = new SelfMetrics('test');
         const reference = new Reference();
         for (const s of steps) {
@@ -105,7 +105,7 @@ describe('workload gauges (svc_kpi, rpt_kpi_*): one row per workload', () => {
     const value = fc.oneof(fc.double(), fc.constantFrom(Number.NaN, -0, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY));
     const step = fc.record({ key: fc.constantFrom(...keys), values: fc.array(value, { minLength: 10, maxLength: 10 }), fusedR: value });
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { maxLength: 30 }), fc.integer({ min: 1, max: 400 }), async (steps, partChars) => {
+      fc.asyncProperty(fc.array(step, { maxLength: 30, size: 'max' }), fc.integer({ min: 1, max: 400 }), async (steps, partChars) => {
         // the row gauges among prom-client metrics of their own (one with labels to escape), as SelfMetrics registers them
         const registry = new Registry();
         const gauges = new WorkloadGauges();

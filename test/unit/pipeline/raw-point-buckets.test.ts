@@ -62,7 +62,7 @@ describe('pipeline/raw-point-buckets: 15-second means per (workload, metric) for
     fc.assert(
       fc.property(
         fc.array(fc.record({ series: fc.constantFrom('a', 'b', 'c'), stepMs: fc.integer({ min: 0, max: 20_000 }), value: fc.integer({ min: -1000, max: 1000 }) }), {
-          maxLength: 60,
+          maxLength: 60, size: 'max',
         }),
         (steps) => {
           const buckets = new RawPointBuckets();

@@ -61,7 +61,7 @@ describe('pipeline/token-bucket: capacity = rate, starts full, refills continuou
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 500 }),
-        fc.array(fc.record({ gapMs: fc.integer({ min: 0, max: 2_000 }), requests: fc.integer({ min: 0, max: 50 }) }), { maxLength: 40 }),
+        fc.array(fc.record({ gapMs: fc.integer({ min: 0, max: 2_000 }), requests: fc.integer({ min: 0, max: 50 }) }), { maxLength: 40, size: 'max' }),
         (rate, schedule) => {
           const clock = manualClock();
           const bucket = new TokenBucket(rate, clock.now);

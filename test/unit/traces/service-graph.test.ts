@@ -120,7 +120,7 @@ describe('service graph (analytics.md §4.2, §3.2, §7.2)', () => {
     const name = fc.constantFrom('a', 'b', 'c');
     const id = fc.constantFrom('s1', 's2', 's3', 's4', '');
     fc.assert(
-      fc.property(fc.array(fc.tuple(name, id, id, t, t, fc.integer({ min: 0, max: 2 })), { maxLength: 60 }), t, (spans, now) => {
+      fc.property(fc.array(fc.tuple(name, id, id, t, t, fc.integer({ min: 0, max: 2 })), { maxLength: 60, size: 'max' }), t, (spans, now) => {
         const g = new ServiceGraph();
         for (const [service, spanId, parent, s, e, code] of spans) g.observeSpan({ ...sp(service, spanId, parent, 0, 0, code), startMs: s, endMs: e });
         g.prune(now);

@@ -99,7 +99,7 @@ describe('span window and traceR (analytics.md §4.2)', () => {
   it('never yields NaN or Infinity; spans with non-finite times are refused', () => {
     const t = fc.oneof(fc.double(), fc.integer({ min: T0, max: T0 + 60_000 }));
     fc.assert(
-      fc.property(fc.array(fc.tuple(t, t, fc.integer({ min: -1, max: 3 })), { maxLength: 40 }), t, (spans, now) => {
+      fc.property(fc.array(fc.tuple(t, t, fc.integer({ min: -1, max: 3 })), { maxLength: 40, size: 'max' }), t, (spans, now) => {
         const w = new SpanWindow();
         const flushes = spans.map(([s, e, c]) => w.observe({ startMs: s, endMs: e, statusCode: c }));
         flushes.push(w.flushIfDue(now));
@@ -118,7 +118,7 @@ describe('span window and traceR (analytics.md §4.2)', () => {
 
   it('keeps p99 between the smallest and largest value', () => {
     fc.assert(
-      fc.property(fc.array(fc.double({ min: 0, max: 1e6, noNaN: true }), { minLength: 1, maxLength: 50 }), (xs) => {
+      fc.property(fc.array(fc.double({ min: 0, max: 1e6, noNaN: true }), { minLength: 1, maxLength: 50, size: 'max' }), (xs) => {
         const sorted = [...xs].sort((a, b) => a - b);
         const p = percentileLinear(sorted, 0.99);
         expect(p).to.be.at.least(sorted[0]);
