@@ -155,6 +155,11 @@ export function errorPushZeros(d: Float64Array, st: number, bl: number, models: 
   d[st + POINTS] = points + 1;
 }
 
+/** the slot index of the newest block, the one in progress (points > 0) */
+function newestSlot(points: number, block: number, blocks: number): number {
+  return (((points - 1) / block) | 0) % blocks;
+}
+
 /** the slot index of the oldest of the `held` newest blocks (the newest is the block in progress) */
 function oldestSlot(points: number, held: number, block: number, blocks: number): number {
   const newest = ((points - 1) / block) | 0;
@@ -232,7 +237,7 @@ export function errorWindowSums(d: Float64Array, st: number, bl: number, models:
     sumSq.fill(0, 0, models);
     return;
   }
-  let s = bl + (((points - 1) / block) | 0) % blocks * models * ERROR_FIELDS;
+  let s = bl + newestSlot(points, block, blocks) * models * ERROR_FIELDS;
   let c = st + CLOSED;
   for (let m = 0; m < models; m += 1, s += ERROR_FIELDS, c += CLOSED_FIELDS) {
     const k = d[s + N] as number;
@@ -260,7 +265,7 @@ export function errorSigma(d: Float64Array, st: number, bl: number, models: numb
     CHAN[CHAN_N] = d[c + CLOSED_COUNT] as number;
     CHAN[CHAN_MEAN] = d[c + CLOSED_MEAN] as number;
     CHAN[CHAN_M2] = d[c + CLOSED_M2] as number;
-    chanAdd(d, bl + ((((points - 1) / block) | 0) % blocks) * models * ERROR_FIELDS + m * ERROR_FIELDS);
+    chanAdd(d, bl + newestSlot(points, block, blocks) * models * ERROR_FIELDS + m * ERROR_FIELDS);
   } else {
     const held = heldBlocks(points, shape.sigmaBlocks, block);
     chanSweep(d, bl, models, m, oldestSlot(points, held, block, blocks), held, blocks);
