@@ -72,7 +72,7 @@ describe('decision: a sustained departure from the workload baseline (ADR 0011, 
 });
 
 describe('decision: the level-departure rule in the workload decision layer', () => {
-  const lines = (level: number) => ({ burstSlope: 0, burstStdError: 0, burstSpan: 300, stableSlope: 0, burstMean: level, stableMean: level });
+  const lines = (level: number) => ({ burstSlope: 0, burstStdError: () => 0, burstSpan: 300, stableSlope: 0, burstMean: level, stableMean: level });
   /** one step a minute: the error rate's 5-minute mean given, FusedR 0, uncorroborated */
   const step = (a: AlertDecision, minute: number, errorRate: number) => {
     a.metricRatio('error_rate', lines(errorRate));

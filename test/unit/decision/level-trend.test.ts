@@ -122,7 +122,7 @@ describe('decision: level and trend against the workload baseline (ADR 0011, rul
 });
 
 describe('decision: the level-trend rule in the workload decision layer', () => {
-  const lines = (level: number) => ({ burstSlope: 0, burstStdError: 0, burstSpan: 300, stableSlope: 0, burstMean: level, stableMean: level });
+  const lines = (level: number) => ({ burstSlope: 0, burstStdError: () => 0, burstSpan: 300, stableSlope: 0, burstMean: level, stableMean: level });
   /** one step a minute: memory's 5-minute mean given, FusedR 0, uncorroborated */
   const step = (a: AlertDecision, minute: number, memory: number) => {
     a.metricRatio('memory', lines(memory));

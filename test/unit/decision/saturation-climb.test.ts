@@ -80,7 +80,7 @@ describe('decision: a fast climb towards the ceiling (ADR 0011, rule 9)', () => 
 });
 
 describe('decision: the saturation-climb rule in the workload decision layer', () => {
-  const lines = (level: number) => ({ burstSlope: 0, burstStdError: 0, burstSpan: 300, stableSlope: 0, burstMean: level, stableMean: level });
+  const lines = (level: number) => ({ burstSlope: 0, burstStdError: () => 0, burstSpan: 300, stableSlope: 0, burstMean: level, stableMean: level });
   /** one step a minute: the CPU's 5-minute mean given, FusedR 0, uncorroborated */
   const step = (a: AlertDecision, minute: number, cpu: number) => {
     a.metricRatio('cpu', lines(cpu));

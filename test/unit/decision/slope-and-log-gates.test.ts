@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { SlidingRegression } from '../../../api-server/src/analysis/regression/sliding-regression.js';
-import { gatedSlopeRatio, slopeIsSignificant } from '../../../api-server/src/analysis/decision/slope-significance.js';
+import fc from 'fast-check';
+import { gatedSlopeRatio, slopeIsMaterial, slopeIsSignificant } from '../../../api-server/src/analysis/decision/slope-significance.js';
+import { AlertDecision } from '../../../api-server/src/analysis/decision/alert-decision.js';
 import { gatedLogRatio } from '../../../api-server/src/analysis/decision/log-significance.js';
 
 describe('decision: the slope significance gate of metricR', () => {
@@ -38,6 +40,51 @@ describe('decision: the slope significance gate of metricR', () => {
     // no span, non-finite slope
     expect(slopeIsSignificant(0.1, 0, 0, gate)).to.equal(false);
     expect(slopeIsSignificant(Number.NaN, 0, 100, gate)).to.equal(false);
+  });
+
+  it('materiality alone: |αb|·span ≥ material, over a span, for a finite slope', () => {
+    // 0.0005·100 = 0.05: material at the edge; 0.0004·100 = 0.04 is not
+    expect(slopeIsMaterial(-0.0005, 100, 0.05)).to.equal(true);
+    expect(slopeIsMaterial(0.0004, 100, 0.05)).to.equal(false);
+    expect(slopeIsMaterial(0.1, 0, 0.05)).to.equal(false);
+    expect(slopeIsMaterial(Number.POSITIVE_INFINITY, 100, 0.05)).to.equal(false);
+  });
+
+  it('the gate is 0 whenever the slope is not material, whatever its standard error (what lets the error be computed only then)', () => {
+    const finite = fc.double({ noNaN: false, min: -1e6, max: 1e6 });
+    fc.assert(
+      fc.property(finite, fc.double({ min: 0, max: 1e3, noNaN: true }), fc.double({ min: -10, max: 1e4 }), finite, fc.double({ min: 0, max: 1, noNaN: true }), (slope, stdError, span, stable, material) => {
+        const g = { tMin: 5, material };
+        expect(slopeIsSignificant(slope, stdError, span, g)).to.equal(slopeIsMaterial(slope, span, material) && slopeIsSignificant(slope, stdError, span, g));
+        if (!slopeIsMaterial(slope, span, material)) expect(gatedSlopeRatio(slope, stdError, span, stable, g)).to.equal(0);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('the decision layer asks a line for its standard error only when its slope is material', () => {
+    let asked = 0;
+    const lines = (burstSlope: number, stdError: number) => ({
+      burstSlope,
+      burstStdError: () => {
+        asked += 1;
+        return stdError;
+      },
+      burstSpan: 285,
+      stableSlope: 1e-5,
+      burstMean: 0.3,
+      stableMean: 0.3,
+    });
+    const a = new AlertDecision();
+    // a fresh workload's envelope: materiality 0.05; 1e-4·285 = 0.0285 is not material
+    expect(a.metricRatio('cpu', lines(1e-4, 0))).to.equal(0);
+    expect(asked).to.equal(0);
+    // 1e-3·285 = 0.285 is material; t = 1e-3 / 1e-4 = 10 ≥ 5: the ratio 1e-3 / 1e-5 = 100, capped at 10
+    expect(a.metricRatio('memory', lines(1e-3, 1e-4))).to.equal(10);
+    expect(asked).to.equal(1);
+    // material but within noise (t = 1e-3 / 5e-4 = 2): asked, and 0
+    expect(a.metricRatio('latency', lines(1e-3, 5e-4))).to.equal(0);
+    expect(asked).to.equal(2);
   });
 });
 

@@ -11,7 +11,7 @@ import { LevelHold, levelHoldSchema } from './level-hold.js';
 import { DEPARTURES, LevelDeparture, levelDepartureSchema, type Baseline, type DepartureConfig } from './level-departure.js';
 import { LevelTrend, levelTrendSchema, type LimitKind, type TrendRank } from './level-trend.js';
 import { SaturationClimb, saturationClimbSchema } from './saturation-climb.js';
-import { DEFAULT_SLOPE_GATE, gatedSlopeRatio } from './slope-significance.js';
+import { DEFAULT_SLOPE_GATE, gatedSlopeRatio, slopeIsMaterial } from './slope-significance.js';
 
 export const alertDecisionSchema = z.object({
   decider: bandDeciderSchema,
@@ -29,7 +29,8 @@ export type AlertDecisionState = z.infer<typeof alertDecisionSchema>;
 /** one metricR input's burst and stable lines as the gate reads them */
 export interface InputLines {
   burstSlope: number;
-  burstStdError: number;
+  /** the burst slope's standard error, read only for a slope that is material (its cost is a pass over the burst window) */
+  burstStdError(): number;
   burstSpan: number;
   stableSlope: number;
   /** 5-minute and 60-minute means (the level hold's current level and level before) */
@@ -85,7 +86,8 @@ export class AlertDecision {
   /** metricR of one input through the significance gate and the workload's change baseline; learns the change */
   metricRatio(input: string, l: InputLines): number {
     const material = this.envelope.threshold(input, DEFAULT_SLOPE_GATE.material);
-    const r = gatedSlopeRatio(l.burstSlope, l.burstStdError, l.burstSpan, l.stableSlope, { tMin: DEFAULT_SLOPE_GATE.tMin, material });
+    // the gate reads 0 for a slope that is not material: its standard error is not computed then
+    const r = slopeIsMaterial(l.burstSlope, l.burstSpan, material) ? gatedSlopeRatio(l.burstSlope, l.burstStdError(), l.burstSpan, l.stableSlope, { tMin: DEFAULT_SLOPE_GATE.tMin, material }) : 0;
     this.envelope.observe(input, l.burstSlope * l.burstSpan);
     this.levels.set(input, l.burstMean);
     this.levelsBefore.set(input, l.stableMean);

@@ -21,13 +21,20 @@ export interface SlopeGate {
 /** chosen on the evaluation's seeds 1-3 (docs/alert-quality.md) */
 export const DEFAULT_SLOPE_GATE: SlopeGate = { tMin: 5, material: 0.05 };
 
+/**
+ * whether a burst slope is material: finite, over a span, and |α_b|·span ≥ `material`. The first
+ * half of the gate, which needs no standard error: a caller may compute that only when this holds.
+ */
+export function slopeIsMaterial(slope: number, span: number, material: number): boolean {
+  const a = Math.abs(slope);
+  return Number.isFinite(a) && span > 0 && a * span >= material;
+}
+
 /** whether a burst slope passes the gate */
 export function slopeIsSignificant(slope: number, stdError: number, span: number, gate: SlopeGate): boolean {
-  const a = Math.abs(slope);
-  if (!Number.isFinite(a) || !(span > 0)) return false;
-  if (a * span < gate.material) return false;
+  if (!slopeIsMaterial(slope, span, gate.material)) return false;
   // an exact line (no residuals) is significant whenever it is material
-  return stdError === 0 || a >= gate.tMin * stdError;
+  return stdError === 0 || Math.abs(slope) >= gate.tMin * stdError;
 }
 
 /** metricR of one input: the contract's ratio when the burst slope passes the gate, else 0 (capped at 10) */

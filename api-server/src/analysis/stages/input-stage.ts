@@ -37,7 +37,22 @@ export function emptySources(): SourceRatios {
 // Scratch of one step, shared by every workload (steps never overlap): the bucket means and the
 // lines of one metricR input as the decision layer reads them.
 const MEANS: WorkloadMeans = { names: [], means: [], lastMs: [] };
-const INPUT_LINES: InputLines = { burstSlope: 0, burstStdError: 0, burstSpan: 0, stableSlope: 0, burstMean: 0, stableMean: 0 };
+/** one metricR input's lines as the decision layer reads them, the standard error computed from `window` when asked */
+class WindowLines implements InputLines {
+  burstSlope = 0;
+  burstSpan = 0;
+  stableSlope = 0;
+  burstMean = 0;
+  stableMean = 0;
+  /** the windows the other fields were read from */
+  window: MetricWindows | null = null;
+
+  burstStdError(): number {
+    const w = this.window!;
+    return w.shared ? seriesBurstSlopeStdError(w.series) : w.burst.slopeStdError();
+  }
+}
+const INPUT_LINES = new WindowLines();
 
 // Scratch of inputEtaSeconds, shared by every workload (steps never overlap): each trend input's
 // latest value and 60-min slope, the ones with windows, and the series their refined slope is read from.
@@ -113,10 +128,10 @@ export class InputStage {
       const w = this.windows.get(name);
       if (w === undefined) continue;
       const lines = INPUT_LINES;
+      lines.window = w;
       if (w.shared) {
         if (!seriesBurstFull(w.series)) continue;
         lines.burstSlope = seriesBurstSlope(w.series);
-        lines.burstStdError = seriesBurstSlopeStdError(w.series);
         lines.burstSpan = seriesBurstSpan(w.series);
         lines.stableSlope = seriesStableSlope(w.series);
         lines.burstMean = seriesBurstMean(w.series);
@@ -124,7 +139,6 @@ export class InputStage {
       } else {
         if (!w.burst.full) continue;
         lines.burstSlope = w.burst.slope();
-        lines.burstStdError = w.burst.slopeStdError();
         lines.burstSpan = w.burst.lastX() - w.burst.firstX();
         lines.stableSlope = w.stable.slope();
         lines.burstMean = w.burst.meanY();
@@ -141,6 +155,7 @@ export class InputStage {
         sources.alphaStable = ratio > 0 ? lines.stableSlope : 0;
       }
     }
+    INPUT_LINES.window = null;
     sources.metricR = best;
     return sources;
   }
