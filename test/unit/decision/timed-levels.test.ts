@@ -72,6 +72,51 @@ describe('decision: TimedLevels, a ring of (time, level) pairs', () => {
       { numRuns: 400 },
     );
   });
+
+  it('finds what the scan finds when the times come in order (its search), at any time and tolerance (fast-check)', () => {
+    // non-decreasing times: steps of 15 s with jitter and repeats, from anywhere (large ones round
+    // when a query's time is subtracted), sometimes an infinity at the end; drops between pushes
+    const start = fc.oneof(fc.integer({ min: -1e6, max: 1e6 }), fc.double({ min: -1e300, max: 1e300, noNaN: true }), fc.constant(1.7e12));
+    const gap = fc.oneof(fc.constant(0), fc.constant(15_000), fc.integer({ min: 0, max: 30_000 }), fc.double({ min: 0, max: 1e5, noNaN: true }));
+    const query = fc.oneof(fc.double({ noNaN: false }), fc.integer({ min: -2, max: 40 }));
+    fc.assert(
+      fc.property(start, fc.array(fc.tuple(gap, fc.boolean()), { maxLength: 200, size: 'max' }), fc.boolean(), fc.array(fc.tuple(query, query, fc.double({ noNaN: false })), { maxLength: 20 }), (t0, steps, infinite, queries) => {
+        const ring = new TimedLevels();
+        const model: [number, number][] = [];
+        let t = t0;
+        for (const [g, drop] of steps) {
+          t += g;
+          ring.push(t, g);
+          model.push([t, g]);
+          if (drop) {
+            const oldest = t - 5 * 15_000;
+            ring.dropBefore(oldest);
+            while (model.length > 0 && model[0]![0] < oldest) model.shift();
+          }
+        }
+        if (infinite) {
+          ring.push(Number.POSITIVE_INFINITY, 1);
+          model.push([Number.POSITIVE_INFINITY, 1]);
+        }
+        // about each pair, and at its tolerance's two edges
+        const probes: [number, number][] = model.flatMap(([time], k): [number, number][] => [
+          [time + (k % 7) * 1_000 - 3_000, 7_500],
+          [time + 7_500, 7_500],
+          [time - 7_500, 7_500],
+        ]);
+        // a query as a step index of the model (its time, tolerance 0 or 7.5 s) or any double
+        for (const [a, b, tol] of queries) {
+          const at = (q: number) => (Number.isInteger(q) && q >= 0 && q < model.length ? model[q]![0] : q);
+          probes.push([at(a), Math.abs(b) <= 40 ? 7_500 : tol], [at(a) + (Number.isFinite(b) ? b : 0), Math.abs(tol)]);
+        }
+        for (const [time, tolerance] of probes) {
+          const first = model.findIndex(([x]) => Math.abs(x - time) <= tolerance);
+          expect(ring.firstWithin(time, tolerance), `firstWithin(${time}, ${tolerance})`).to.equal(first);
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
 });
 
 describe('decision: SaturationClimb over TimedLevels', () => {

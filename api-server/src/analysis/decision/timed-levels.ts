@@ -12,6 +12,11 @@ export class TimedLevels {
   private ring = new Float64Array(2 * INITIAL_PAIRS);
   private head = 0;
   private n = 0;
+  /**
+   * whether the held times are in order (each ≥ the one before, none NaN), as pushes in time order
+   * keep them: firstWithin searches them then. Once false it stays so until the queue is empty.
+   */
+  private ordered = true;
 
   /** pairs held */
   get count(): number {
@@ -31,6 +36,8 @@ export class TimedLevels {
   /** appends a pair (the newest) */
   push(timeMs: number, level: number): void {
     if (2 * this.n === this.ring.length) this.grow();
+    // NaN compares false: out of order
+    this.ordered = this.n === 0 ? timeMs === timeMs : this.ordered && timeMs >= this.timeAt(this.n - 1);
     const at = this.slot(this.n);
     this.ring[at] = timeMs;
     this.ring[at + 1] = level;
@@ -48,8 +55,22 @@ export class TimedLevels {
 
   /** the oldest pair's index whose time is within `toleranceMs` of `timeMs` (|time − timeMs| ≤ tolerance), −1 when none is */
   firstWithin(timeMs: number, toleranceMs: number): number {
-    for (let k = 0; k < this.n; k++) if (Math.abs(this.timeAt(k) - timeMs) <= toleranceMs) return k;
-    return -1;
+    if (!this.ordered || !Number.isFinite(timeMs) || !Number.isFinite(toleranceMs)) {
+      for (let k = 0; k < this.n; k++) if (Math.abs(this.timeAt(k) - timeMs) <= toleranceMs) return k;
+      return -1;
+    }
+    // Times in order and no NaN among them, timeMs finite: time − timeMs, as the scan computes it,
+    // never decreases along the queue (rounding is monotonic). So the pairs below the tolerance
+    // (difference < −tolerance) come first, and the first pair after them is the scan's answer if
+    // it is within the tolerance; every later one is further above.
+    let lo = 0;
+    let hi = this.n;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.timeAt(mid) - timeMs < -toleranceMs) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < this.n && Math.abs(this.timeAt(lo) - timeMs) <= toleranceMs ? lo : -1;
   }
 
   /** the pairs oldest first, as [time, level] tuples */
