@@ -94,6 +94,19 @@ describe('decision: the level-departure rule in the workload decision layer', ()
     expect(events).to.deep.equal(['critical@128', 'recovered@209']);
   });
 
+  it('keeps the levels before an episode from the step it opens until it recovers, none while normal', () => {
+    const a = new AlertDecision();
+    const rate = (m: number) => (m < 120 ? 0.005 : m < 150 ? 0.08 : 0.005);
+    const holds: string[] = [];
+    for (let m = 0; m < 240; m++) {
+      step(a, m, rate(m));
+      const hold = JSON.stringify(a.toJSON().hold);
+      if (holds.at(-1)?.endsWith(hold) !== true) holds.push(`${m} ${hold}`);
+    }
+    // the episode opens at minute 128 (the harness's 60-minute mean is the step's level, 0.08) and recovers at 209
+    expect(holds).to.deep.equal(['0 {}', '128 {"error_rate":0.08}', '209 {}']);
+  });
+
   it('CPU pinned at 0.99 from 0.34 is critical after 25 minutes; a 20-minute batch burst to 0.99 raises nothing', () => {
     expect(DEPARTURES['cpu']).to.deep.equal({ spreads: 3, material: 0.1, sustainSteps: 100, both: false, atLeast: 0.9 });
     const cpuRun = (cpuAt: (s: number) => number, steps: number): string[] => {

@@ -103,7 +103,6 @@ export class AlertDecision {
   /** the step's decision (call after the step's metricRatio calls) */
   decide(workload: string, fusedR: number, timeMs: number, quiet: boolean, corroborated = true, soloDwellSteps?: number): Decision {
     const wasNormal = this.decider.band === 'normal';
-    if (wasNormal) this.hold.open(this.levelsBefore);
     const trend = this.judgeTrends(timeMs, wasNormal);
     const held = !wasNormal && (this.trendHolding() || this.hold.held(this.levels));
     const input = DECISION_INPUT;
@@ -117,7 +116,9 @@ export class AlertDecision {
     input.soloDwellSteps = soloDwellSteps;
     input.floor = trend;
     const d = this.decider.step(input);
+    // the hold keeps the levels before an episode from the step it opens (nothing reads it while normal)
     if (d.band === 'normal') this.hold.close();
+    else if (wasNormal) this.hold.open(this.levelsBefore);
     this.levels.clear();
     this.levelsBefore.clear();
     this.levelCount = 0;

@@ -36,7 +36,7 @@ export class LevelHold {
   }
 
   close(): void {
-    this.before.clear();
+    if (this.before.size > 0) this.before.clear();
   }
 
   /** whether an input is away from its level before the episode, or saturated */
