@@ -141,11 +141,16 @@ describe('decision: the burst-change envelope (the workload learns its own jumps
 describe('decision: the level hold', () => {
   it('holds while an input is more than 0.1 from its level before the episode, or at 0.9 or above', () => {
     const h = new LevelHold({ away: 0.1, saturated: 0.9 });
-    h.open(new Map([['memory', 0.5]]));
-    expect(h.held(new Map([['memory', 0.65]]))).to.equal(true);
-    expect(h.held(new Map([['memory', 0.55]]))).to.equal(false);
-    expect(h.held(new Map([['cpu', 0.95]]))).to.equal(true);
+    /** one input's levels of a step: its 5-minute mean and 60-minute mean */
+    const level = (input: string, now: number, before = now) => ({ inputs: [input], now: [now], before: [before], count: 1 });
+    h.open(level('memory', 0.7, 0.5));
+    expect(h.toJSON()).to.deep.equal({ memory: 0.5 });
+    expect(h.held(level('memory', 0.65))).to.equal(true);
+    expect(h.held(level('memory', 0.55))).to.equal(false);
+    expect(h.held(level('cpu', 0.95))).to.equal(true);
+    // only the first `count` entries are the step's
+    expect(h.held({ inputs: ['memory', 'cpu'], now: [0.55, 0.95], before: [0.5, 0.9], count: 1 })).to.equal(false);
     h.close();
-    expect(h.held(new Map([['memory', 0.65]]))).to.equal(false);
+    expect(h.held(level('memory', 0.65))).to.equal(false);
   });
 });

@@ -66,13 +66,8 @@ export class AlertDecision {
   private trends = new Map<string, LevelTrend>();
   private departures = new Map<string, LevelDeparture>();
   private climbs = new Map<string, SaturationClimb>();
-  /** the inputs' levels of the step (5-minute means) and before it (60-minute means) */
-  private readonly levels = new Map<string, number>();
-  private readonly levelsBefore = new Map<string, number>();
-  /** the keys and values of `levels` in its order ([0, levelCount)), for judgeTrends to walk without a Map iterator */
-  private readonly levelInputs: string[] = [];
-  private readonly levelValues: number[] = [];
-  private levelCount = 0;
+  /** the inputs' levels of the step (5-minute means) and before it (60-minute means), in [0, count) (the arrays keep their room between steps) */
+  private readonly levels = { inputs: [] as string[], now: [] as number[], before: [] as number[], count: 0 };
 
   get band(): Band {
     return this.decider.band;
@@ -89,15 +84,21 @@ export class AlertDecision {
     // the gate reads 0 for a slope that is not material: its standard error is not computed then
     const r = slopeIsMaterial(l.burstSlope, l.burstSpan, material) ? gatedSlopeRatio(l.burstSlope, l.burstStdError(), l.burstSpan, l.stableSlope, { tMin: DEFAULT_SLOPE_GATE.tMin, material }) : 0;
     this.envelope.observe(input, l.burstSlope * l.burstSpan);
-    this.levels.set(input, l.burstMean);
-    this.levelsBefore.set(input, l.stableMean);
-    // as Map.set: a key seen already keeps its place, its value replaced (the arrays keep their room between steps)
-    let at = 0;
-    while (at < this.levelCount && this.levelInputs[at] !== input) at++;
-    this.levelInputs[at] = input;
-    this.levelValues[at] = l.burstMean;
-    if (at === this.levelCount) this.levelCount += 1;
+    // an input given twice in a step keeps its place, its levels replaced
+    const levels = this.levels;
+    let at = this.levelAt(input);
+    if (at < 0) at = levels.count++;
+    levels.inputs[at] = input;
+    levels.now[at] = l.burstMean;
+    levels.before[at] = l.stableMean;
     return r;
+  }
+
+  /** where `input` is among the step's levels, −1 when it has none */
+  private levelAt(input: string): number {
+    const levels = this.levels;
+    for (let k = 0; k < levels.count; k++) if (levels.inputs[k] === input) return k;
+    return -1;
   }
 
   /** the step's decision (call after the step's metricRatio calls) */
@@ -118,10 +119,8 @@ export class AlertDecision {
     const d = this.decider.step(input);
     // the hold keeps the levels before an episode from the step it opens (nothing reads it while normal)
     if (d.band === 'normal') this.hold.close();
-    else if (wasNormal) this.hold.open(this.levelsBefore);
-    this.levels.clear();
-    this.levelsBefore.clear();
-    this.levelCount = 0;
+    else if (wasNormal) this.hold.open(this.levels);
+    this.levels.count = 0;
     return d;
   }
 
@@ -131,15 +130,15 @@ export class AlertDecision {
     for (const [input, config] of DEPARTURE_ENTRIES) {
       let d = this.departures.get(input);
       if (d === undefined) this.departures.set(input, (d = new LevelDeparture(config)));
-      const level = this.levels.get(input);
+      const at = this.levelAt(input);
       // judged against the baseline before this step's level is learnt
-      if (level === undefined) d.reset();
-      else if (d.observe(level, baselineOf(this.trends.get(input)))) rank = 2;
+      if (at < 0) d.reset();
+      else if (d.observe(this.levels.now[at]!, baselineOf(this.trends.get(input)))) rank = 2;
     }
-    const inputs = this.levelInputs;
-    for (let k = 0; k < this.levelCount; k++) {
-      const input = inputs[k]!;
-      const level = this.levelValues[k]!;
+    const levels = this.levels;
+    for (let k = 0; k < levels.count; k++) {
+      const input = levels.inputs[k]!;
+      const level = levels.now[k]!;
       const limit = TREND_LIMITS[input];
       if (limit === undefined) continue;
       let t = this.trends.get(input);
@@ -150,7 +149,7 @@ export class AlertDecision {
       if (r > rank) rank = r;
     }
     // climbs exist only for CLIMB_INPUTS (climbOf, fromJSON)
-    for (const input of CLIMB_INPUT_LIST) if (!this.levels.has(input)) this.climbs.get(input)?.reset();
+    for (const input of CLIMB_INPUT_LIST) if (this.levelAt(input) < 0) this.climbs.get(input)?.reset();
     return rank;
   }
 

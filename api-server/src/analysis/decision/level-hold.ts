@@ -17,9 +17,14 @@ export const DEFAULT_HOLD: HoldConfig = { away: 0.1, saturated: 0.9 };
 export const levelHoldSchema = z.record(z.string(), z.number());
 export type LevelHoldState = z.infer<typeof levelHoldSchema>;
 
-/** Map.forEach's callback that copies an entry into the map given as `this` */
-function setLevel(this: Map<string, number>, level: number, input: string): void {
-  this.set(input, level);
+/** the metricR inputs' levels of one step, each input once, in the order they were given */
+export interface StepLevels {
+  readonly inputs: readonly string[];
+  /** the 5-minute means */
+  readonly now: readonly number[];
+  /** the 60-minute means */
+  readonly before: readonly number[];
+  readonly count: number;
 }
 
 export class LevelHold {
@@ -27,23 +32,23 @@ export class LevelHold {
 
   constructor(private readonly config: HoldConfig = DEFAULT_HOLD) {}
 
-  /** keeps the inputs' levels before the episode (called when the episode opens), in their order */
-  open(levels: ReadonlyMap<string, number>): void {
+  /** keeps the inputs' levels before the episode (called when the episode opens: their 60-minute means), in their order */
+  open(levels: StepLevels): void {
     const before = this.before;
     before.clear();
-    // forEach with the map as `this`: no iterator, entry arrays or closure per call
-    levels.forEach(setLevel, before);
+    for (let k = 0; k < levels.count; k++) before.set(levels.inputs[k]!, levels.before[k]!);
   }
 
   close(): void {
     if (this.before.size > 0) this.before.clear();
   }
 
-  /** whether an input is away from its level before the episode, or saturated */
-  held(current: ReadonlyMap<string, number>): boolean {
-    for (const [input, level] of current) {
+  /** whether an input's 5-minute mean is away from its level before the episode, or saturated */
+  held(levels: StepLevels): boolean {
+    for (let k = 0; k < levels.count; k++) {
+      const level = levels.now[k]!;
       if (level >= this.config.saturated) return true;
-      const before = this.before.get(input);
+      const before = this.before.get(levels.inputs[k]!);
       if (before !== undefined && Math.abs(level - before) > this.config.away) return true;
     }
     return false;
