@@ -86,13 +86,20 @@ export class SaturationClimb {
   private judge(timeMs: number, b: Baseline): boolean {
     const c = this.config;
     const points = this.points;
+    // the level now first: the verdict needs every check, and this one (read with one search) fails
+    // for any level within the baseline's band, so most steps read no other mean
+    const now = points.firstWithin(timeMs, c.toleranceMs);
+    if (now < 0) return false;
+    const level = points.levelAt(now);
+    if (level - b.mean < Math.max(c.spreads * b.spread, c.material)) return false;
     const means = MEANS;
     means.length = 0;
-    for (let k = c.means - 1; k >= 0; k--) {
+    for (let k = c.means - 1; k > 0; k--) {
       const at = points.firstWithin(timeMs - k * c.lagMs, c.toleranceMs);
       if (at < 0) return false;
       means.push(points.levelAt(at));
     }
+    means.push(level);
     // the smallest and largest rise, as Math.min and Math.max over all of them (NaN and signed zeros alike)
     let minRise = Number.POSITIVE_INFINITY;
     let maxRise = Number.NEGATIVE_INFINITY;
@@ -103,11 +110,9 @@ export class SaturationClimb {
     }
     if (minRise < Math.max(c.minRise, b.spread)) return false;
     if (maxRise > c.evenness * minRise) return false;
-    const level = means[means.length - 1]!;
-    if (level - b.mean < Math.max(c.spreads * b.spread, c.material)) return false;
     const line = fitLine(means);
-    const now = Math.max(level, line.end);
-    const minutes = now >= c.ceiling ? 0 : ((c.ceiling - now) / line.slope) * (c.lagMs / 60_000);
+    const reached = Math.max(level, line.end);
+    const minutes = reached >= c.ceiling ? 0 : ((c.ceiling - reached) / line.slope) * (c.lagMs / 60_000);
     return minutes <= c.withinMin;
   }
 
