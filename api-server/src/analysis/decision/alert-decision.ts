@@ -66,8 +66,12 @@ export class AlertDecision {
   private trends = new Map<string, LevelTrend>();
   private departures = new Map<string, LevelDeparture>();
   private climbs = new Map<string, SaturationClimb>();
-  /** the inputs' levels of the step (5-minute means) and before it (60-minute means), in [0, count) (the arrays keep their room between steps) */
-  private readonly levels = { inputs: [] as string[], now: [] as number[], before: [] as number[], count: 0 };
+  /**
+   * the inputs' levels of the step (5-minute means) and before it (60-minute means), in [0, count):
+   * room for the four metricR inputs from the start (an array grown by writes at its end would take
+   * 17), more only if an input outside them is given
+   */
+  private readonly levels = { inputs: ['', '', '', ''], now: [0, 0, 0, 0], before: [0, 0, 0, 0], count: 0 };
 
   get band(): Band {
     return this.decider.band;
