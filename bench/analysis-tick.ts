@@ -21,6 +21,8 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { pathToFileURL } from 'node:url';
 import { AnalysisCoreImpl } from '../api-server/src/analysis/analysis-core.js';
+import { noveltySlabStats } from '../api-server/src/analysis/anomaly/novelty-score.js';
+import { SLAB_PAGE_CHUNKS } from '../api-server/src/analysis/anomaly/novelty-slab.js';
 import { applyServiceJitBudget } from './jit-budget.js';
 
 const METRICS = ['cpu_percent', 'memory_percent', 'latency_ms', 'error_rate', 'request_rate', 'disk_percent'] as const;
@@ -114,21 +116,42 @@ function snapshotCount(core: AnalysisCoreImpl, nowMs: number): number {
   return core.step(nowMs).snapshots.length;
 }
 
+/**
+ * Collects until the typed arrays' total holds still: V8 frees a dead typed array's backing store
+ * on a background thread after the collection (and the arrays a series outgrew are dead), so one
+ * read right after gc() may still count some of them.
+ */
+async function settle(gc: () => void): Promise<void> {
+  let last = Number.NaN;
+  for (let i = 0; i < 20; i++) {
+    gc();
+    await new Promise((r) => setTimeout(r, 20));
+    const now = process.memoryUsage().arrayBuffers;
+    if (now === last) return;
+    last = now;
+  }
+}
+
 async function benchOne(n: number, warmSteps: number, gc: () => void): Promise<{ tickMs: number; observeMs: number; heapPerWorkload: number; buffersPerWorkload: number; gcMs: number; gcMinor: number; gcOther: number }> {
-  // the previous size's core must be gone, typed-array backing stores included, before counting
-  gc();
-  await new Promise((r) => setImmediate(r));
-  gc();
+  // the previous size's core must be gone, typed-array backing stores included, before counting;
+  // its novelty chunks go back to the slab when finalizers run (a later task), so wait for them
+  await settle(gc);
+  for (let i = 0; i < 50 && noveltySlabStats().chunksInUse > 0; i++) await settle(gc);
   const before = process.memoryUsage().heapUsed;
   const buffersBefore = process.memoryUsage().arrayBuffers;
+  const slabBefore = noveltySlabStats();
   const core = new AnalysisCoreImpl({ newHexId: () => '000000000000' });
   const keys = benchKeys(n);
   await warmUp(core, keys, warmSteps);
   let bucket = warmSteps;
-  gc();
+  await settle(gc);
   const heapPerWorkload = (process.memoryUsage().heapUsed - before) / n;
-  // typed arrays (windows, rings, seasons) live outside the JS heap: reported separately
-  const buffersPerWorkload = (process.memoryUsage().arrayBuffers - buffersBefore) / n;
+  // typed arrays (windows, rings, seasons) live outside the JS heap: reported separately. The
+  // novelty slab's pages are counted as the chunks this core holds (its new pages may hold chunks
+  // of cores before it, and it reuses their released ones)
+  const slab = noveltySlabStats();
+  const chunkBytes = slab.pages === 0 ? 0 : slab.bytes / (slab.pages * SLAB_PAGE_CHUNKS);
+  const buffersPerWorkload = (process.memoryUsage().arrayBuffers - buffersBefore - (slab.bytes - slabBefore.bytes) + (slab.chunksInUse - slabBefore.chunksInUse) * chunkBytes) / n;
   const ticks: number[] = [];
   const observes: number[] = [];
   // the collector's pauses during the timed ticks (the young generation's scavenges, mostly)
