@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { TimedLevels } from '../../../api-server/src/analysis/decision/timed-levels.js';
-import { DEFAULT_CLIMB, SaturationClimb, type ClimbConfig } from '../../../api-server/src/analysis/decision/saturation-climb.js';
+import { climbPairsAt, DEFAULT_CLIMB, SaturationClimb, type ClimbConfig } from '../../../api-server/src/analysis/decision/saturation-climb.js';
 import { fitLine } from '../../../api-server/src/analysis/decision/level-trend.js';
 import type { Baseline } from '../../../api-server/src/analysis/decision/level-departure.js';
 
@@ -51,8 +51,8 @@ describe('decision: TimedLevels, a ring of (time, level) pairs', () => {
       fc.tuple(fc.constant('drop' as const), fc.oneof(fc.integer({ min: 0, max: 200 }), fc.constant(Number.NaN)), fc.constant(0)),
     );
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 300, size: 'max' }), fc.integer({ min: 0, max: 200 }), fc.integer({ min: 0, max: 20 }), (ops, t, tolerance) => {
-        const ring = new TimedLevels();
+      fc.property(fc.array(op, { maxLength: 300, size: 'max' }), fc.integer({ min: 0, max: 200 }), fc.integer({ min: 0, max: 20 }), fc.integer({ min: 1, max: 40 }), (ops, t, tolerance, room) => {
+        const ring = new TimedLevels(room);
         const model: [number, number][] = [];
         for (const [kind, time, level] of ops) {
           if (kind === 'push') {
@@ -116,6 +116,34 @@ describe('decision: TimedLevels, a ring of (time, level) pairs', () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('decision: the climb queue\'s room', () => {
+  it('a queue starts with the room it is given, doubles when full, and refuses a room that is not a positive integer', () => {
+    const q = new TimedLevels(3);
+    expect(q.room).to.equal(3);
+    for (let k = 0; k < 4; k++) q.push(k, k);
+    expect([q.room, q.count]).to.deep.equal([6, 4]);
+    expect(new TimedLevels().room).to.equal(16);
+    expect(() => new TimedLevels(0)).to.throw(RangeError, /positive integer/);
+    expect(() => new TimedLevels(2.5)).to.throw(RangeError, /positive integer/);
+  });
+
+  it('holds 82 pairs at 15-s steps (20 minutes and 7.5 s back, and the one pushed), and never grows', () => {
+    // floor((4 · 300 000 + 7 500) / 15 000) + 2 = 80 + 2
+    expect(climbPairsAt(DEFAULT_CLIMB, 15_000)).to.equal(82);
+    const ring = new TimedLevels(climbPairsAt(DEFAULT_CLIMB, 15_000));
+    const window = (DEFAULT_CLIMB.means - 1) * DEFAULT_CLIMB.lagMs + DEFAULT_CLIMB.toleranceMs;
+    let most = 0;
+    for (let step = 0; step < 600; step++) {
+      const t = 1_700_000_000_000 + step * 15_000;
+      ring.push(t, 0.3);
+      most = Math.max(most, ring.count);
+      ring.dropBefore(t - window);
+    }
+    expect(most).to.equal(82);
+    expect(ring.room).to.equal(82);
   });
 });
 

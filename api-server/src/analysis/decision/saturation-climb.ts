@@ -54,15 +54,29 @@ export const DEFAULT_CLIMB: ClimbConfig = {
 export const saturationClimbSchema = z.object({ points: z.array(z.tuple([z.number(), z.number()])) });
 export type SaturationClimbState = z.infer<typeof saturationClimbSchema>;
 
+/**
+ * The pairs a climb holds at steps of `stepMs`: those within (means − 1) × lagMs + tolerance of the
+ * newest, and the one just pushed before the oldest is dropped (82 at the default 15-s step). A
+ * queue grown from 16 by doubling would take 128 (2 KB; 1.3 KB at this size, docs/memory.md).
+ */
+export function climbPairsAt(config: ClimbConfig, stepMs: number): number {
+  return Math.floor(((config.means - 1) * config.lagMs + config.toleranceMs) / stepMs) + 2;
+}
+
+/** the analysis' step (AnalysisConfig.bucketMs's default): a faster one grows the queue as needed */
+const CLIMB_STEP_MS = 15_000;
+
 /** judge's five means, oldest first (synchronous, so one array serves every climb) */
 const MEANS: number[] = [];
 
 export class SaturationClimb {
   /** (timeMs, 5-minute mean) pairs, oldest first, the last (means − 1) × lagMs (+ tolerance) */
-  private readonly points = new TimedLevels();
+  private readonly points: TimedLevels;
   private last = false;
 
-  constructor(private readonly config: ClimbConfig = DEFAULT_CLIMB) {}
+  constructor(private readonly config: ClimbConfig = DEFAULT_CLIMB) {
+    this.points = new TimedLevels(climbPairsAt(config, CLIMB_STEP_MS));
+  }
 
   /** the last verdict (critical) */
   get verdict(): boolean {

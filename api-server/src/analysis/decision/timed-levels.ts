@@ -4,12 +4,12 @@
  * without an object per pair or a copy per shift. Pure.
  */
 
-/** pairs of room a new queue starts with */
+/** pairs of room a new queue starts with, unless told */
 const INITIAL_PAIRS = 16;
 
 export class TimedLevels {
   /** time k at 2 * ((head + k) mod room), its level beside it */
-  private ring = new Float64Array(2 * INITIAL_PAIRS);
+  private ring: Float64Array;
   private head = 0;
   private n = 0;
   /**
@@ -17,6 +17,17 @@ export class TimedLevels {
    * keep them: firstWithin searches them then. Once false it stays so until the queue is empty.
    */
   private ordered = true;
+
+  /** `initialPairs`: the room it starts with (a queue that holds about that many never grows) */
+  constructor(initialPairs = INITIAL_PAIRS) {
+    if (!Number.isInteger(initialPairs) || initialPairs < 1) throw new RangeError(`initial room must be a positive integer of pairs, got ${initialPairs}`);
+    this.ring = new Float64Array(2 * initialPairs);
+  }
+
+  /** pairs it has room for before it grows */
+  get room(): number {
+    return this.ring.length >> 1;
+  }
 
   /** pairs held */
   get count(): number {
