@@ -105,7 +105,14 @@ export function fitLine(y: readonly number[]): LineFit {
 }
 
 export class LevelTrend {
-  private s: LevelTrendState = { ring: [], slot: null, mean: 0, variance: 0, learnt: 0, rank: 0, climbing: false };
+  // LevelTrendState's fields on the trend itself (not an object of their own: one read less a step)
+  private ring: number[] = [];
+  private slot: number | null = null;
+  private mean = 0;
+  private variance = 0;
+  private learnt = 0;
+  private rank: TrendRank = 0;
+  private climbing = false;
 
   constructor(
     private readonly limit: LimitKind,
@@ -114,25 +121,25 @@ export class LevelTrend {
 
   /** the last verdict */
   get verdict(): TrendRank {
-    return this.s.rank;
+    return this.rank;
   }
 
   /** an episode must not recover while this holds: a verdict, or a climb away from the baseline */
   get holding(): boolean {
-    return this.s.rank > 0 || this.s.climbing;
+    return this.rank > 0 || this.climbing;
   }
 
   /** the learnt baseline of the 5-minute means (null until `minLearnt` of them were learnt) */
   get baseline(): { mean: number; spread: number } | null {
-    if (this.s.learnt < this.config.minLearnt) return null;
-    return { mean: this.s.mean, spread: Math.sqrt(this.s.variance) };
+    if (this.learnt < this.config.minLearnt) return null;
+    return { mean: this.mean, spread: Math.sqrt(this.variance) };
   }
 
   /** the baseline getter's values written into `out` (no object per read); false, `out` untouched, while it is null */
   baselineInto(out: { mean: number; spread: number }): boolean {
-    if (this.s.learnt < this.config.minLearnt) return false;
-    out.mean = this.s.mean;
-    out.spread = Math.sqrt(this.s.variance);
+    if (this.learnt < this.config.minLearnt) return false;
+    out.mean = this.mean;
+    out.spread = Math.sqrt(this.variance);
     return true;
   }
 
@@ -142,47 +149,43 @@ export class LevelTrend {
    */
   observe(level: number, timeMs: number, learn: boolean): TrendRank {
     const c = this.config;
-    const s = this.s;
     const slot = Math.floor(timeMs / c.slotMs);
-    if (s.slot === slot) return s.rank;
+    if (this.slot === slot) return this.rank;
     // a gap of more than one slot: the line starts again
-    if (s.slot !== null && slot - s.slot > 1) s.ring = [];
-    s.slot = slot;
-    s.ring.push(level);
-    if (s.ring.length > c.slots) s.ring.shift();
-    s.climbing = this.climbingAt(level);
-    s.rank = this.judge(level);
-    if (learn && s.rank === 0 && !s.climbing) this.learn(level);
-    return s.rank;
+    if (this.slot !== null && slot - this.slot > 1) this.ring = [];
+    this.slot = slot;
+    this.ring.push(level);
+    if (this.ring.length > c.slots) this.ring.shift();
+    this.climbing = this.climbingAt(level);
+    this.rank = this.judge(level);
+    if (learn && this.rank === 0 && !this.climbing) this.learn(level);
+    return this.rank;
   }
 
   /** above the baseline's band and rising (t ≥ `tLearn`): a climb the baseline must not follow */
   private climbingAt(level: number): boolean {
-    const s = this.s;
-    if (s.learnt < this.config.minLearnt || s.ring.length < 3) return false;
-    return level - s.mean > this.config.spreads * Math.sqrt(s.variance) && fitLine(s.ring).t >= this.config.tLearn;
+    if (this.learnt < this.config.minLearnt || this.ring.length < 3) return false;
+    return level - this.mean > this.config.spreads * Math.sqrt(this.variance) && fitLine(this.ring).t >= this.config.tLearn;
   }
 
   private learn(level: number): void {
     const a = 1 - 0.5 ** (1 / this.config.baselineHalfLife);
-    const s = this.s;
-    if (s.learnt === 0) s.mean = level;
-    const d = level - s.mean;
-    s.mean += a * d;
-    s.variance = (1 - a) * (s.variance + a * d * d);
-    s.learnt += 1;
+    if (this.learnt === 0) this.mean = level;
+    const d = level - this.mean;
+    this.mean += a * d;
+    this.variance = (1 - a) * (this.variance + a * d * d);
+    this.learnt += 1;
   }
 
   private judge(level: number): TrendRank {
     const c = this.config;
-    const s = this.s;
-    if (s.learnt < c.minLearnt) return 0;
-    const { material, target } = this.limits(s.mean);
-    if (level - s.mean < Math.max(c.spreads * Math.sqrt(s.variance), material)) return 0;
+    if (this.learnt < c.minLearnt) return 0;
+    const { material, target } = this.limits(this.mean);
+    if (level - this.mean < Math.max(c.spreads * Math.sqrt(this.variance), material)) return 0;
     // away from the baseline: a verdict stays, and is critical once the level is at the limit
-    const kept: TrendRank = s.rank > 0 && level >= target ? 2 : s.rank;
-    if (s.ring.length < c.slots) return kept;
-    const line = fitLine(s.ring);
+    const kept: TrendRank = this.rank > 0 && level >= target ? 2 : this.rank;
+    if (this.ring.length < c.slots) return kept;
+    const line = fitLine(this.ring);
     if (!(line.t >= c.tMin) || line.slope <= 0) return kept;
     const now = Math.max(level, line.end);
     const minutes = now >= target ? 0 : ((target - now) / line.slope) * (c.slotMs / 60_000);
@@ -199,12 +202,18 @@ export class LevelTrend {
   }
 
   toJSON(): LevelTrendState {
-    return { ...this.s, ring: [...this.s.ring] };
+    return { ring: [...this.ring], slot: this.slot, mean: this.mean, variance: this.variance, learnt: this.learnt, rank: this.rank, climbing: this.climbing };
   }
 
   static fromJSON(state: LevelTrendState, limit: LimitKind, config: TrendConfig = DEFAULT_TREND): LevelTrend {
     const t = new LevelTrend(limit, config);
-    t.s = { ...state, ring: state.ring.slice(-config.slots) };
+    t.ring = state.ring.slice(-config.slots);
+    t.slot = state.slot;
+    t.mean = state.mean;
+    t.variance = state.variance;
+    t.learnt = state.learnt;
+    t.rank = state.rank;
+    t.climbing = state.climbing;
     return t;
   }
 }
