@@ -55,6 +55,10 @@ function baselineOf(t: LevelTrend | undefined): Baseline | null {
 
 /** the inputs judged by rule 8 and their configs, in DEPARTURES' order (read every step) */
 const DEPARTURE_ENTRIES: readonly (readonly [string, DepartureConfig])[] = Object.entries(DEPARTURES);
+const DEPARTURE_NAMES: readonly string[] = DEPARTURE_ENTRIES.map(([input]) => input);
+
+/** a level slot's trend, climb or departure not looked up yet (AlertDecision's slot caches) */
+const UNRESOLVED = -2;
 
 /** the band decider's input of the running step (one object: the decider reads it during the call only) */
 const DECISION_INPUT: DecisionInput = { workload: '', fusedR: 0, timeMs: 0, quiet: false, held: false, corroborated: true, soloDwellSteps: undefined, floor: 0 };
@@ -72,6 +76,18 @@ export class AlertDecision {
    * 17), more only if an input outside them is given
    */
   private readonly levels = { inputs: ['', '', '', ''], now: [0, 0, 0, 0], before: [0, 0, 0, 0], count: 0 };
+  /**
+   * What judgeTrends reads for the input in each level slot, looked up by name once and kept while
+   * the slot holds that input (the same inputs come in the same order step after step; the Maps
+   * never drop an entry): the input's trend (null: not judged by level), its climb (null: not a
+   * rule 9 input) and its place in `departureList` (−1: none; UNRESOLVED: not looked up yet).
+   * undefined: not looked up yet. The Maps stay the record of what exists, in the order it was made.
+   */
+  private readonly slotTrend: (LevelTrend | null | undefined)[] = [undefined, undefined, undefined, undefined];
+  private readonly slotClimb: (SaturationClimb | null | undefined)[] = [undefined, undefined, undefined, undefined];
+  private readonly slotDeparture: number[] = [UNRESOLVED, UNRESOLVED, UNRESOLVED, UNRESOLVED];
+  /** the departures in DEPARTURE_ENTRIES' order, from the first judgeTrends (empty before) */
+  private departureList: LevelDeparture[] = [];
 
   get band(): Band {
     return this.decider.band;
@@ -92,10 +108,18 @@ export class AlertDecision {
     const levels = this.levels;
     let at = this.levelAt(input);
     if (at < 0) at = levels.count++;
+    if (levels.inputs[at] !== input) this.forgetSlot(at);
     levels.inputs[at] = input;
     levels.now[at] = l.burstMean;
     levels.before[at] = l.stableMean;
     return r;
+  }
+
+  /** level slot `at` takes another input: what judgeTrends kept for the one before is looked up again */
+  private forgetSlot(at: number): void {
+    this.slotTrend[at] = undefined;
+    this.slotClimb[at] = undefined;
+    this.slotDeparture[at] = UNRESOLVED;
   }
 
   /** where `input` is among the step's levels, −1 when it has none */
@@ -131,30 +155,71 @@ export class AlertDecision {
   /** the highest level-trend (ADR 0011, rule 7), level-departure (rule 8) or saturation-climb (rule 9) verdict over the inputs of the step */
   private judgeTrends(timeMs: number, learn: boolean): TrendRank {
     let rank: TrendRank = 0;
-    for (const [input, config] of DEPARTURE_ENTRIES) {
-      let d = this.departures.get(input);
-      if (d === undefined) this.departures.set(input, (d = new LevelDeparture(config)));
-      const at = this.levelAt(input);
-      // judged against the baseline before this step's level is learnt
-      if (at < 0) d.reset();
-      else if (d.observe(this.levels.now[at]!, baselineOf(this.trends.get(input)))) rank = 2;
-    }
     const levels = this.levels;
+    const departures = this.departuresInOrder();
+    // rule 8 first: judged against the trends' baselines before this step's levels are learnt
+    let departed = 0;
     for (let k = 0; k < levels.count; k++) {
-      const input = levels.inputs[k]!;
+      let at = this.slotDeparture[k]!;
+      if (at === UNRESOLVED) this.slotDeparture[k] = at = DEPARTURE_NAMES.indexOf(levels.inputs[k]!);
+      if (at < 0) continue;
+      departed |= 1 << at;
+      if (departures[at]!.observe(levels.now[k]!, baselineOf(this.trendAt(k)))) rank = 2;
+    }
+    for (let at = 0; at < departures.length; at++) if ((departed & (1 << at)) === 0) departures[at]!.reset();
+    let climbed = 0;
+    for (let k = 0; k < levels.count; k++) {
+      const t = this.trendAt(k, true);
+      if (t === undefined) continue;
       const level = levels.now[k]!;
-      const limit = TREND_LIMITS[input];
-      if (limit === undefined) continue;
-      let t = this.trends.get(input);
-      if (t === undefined) this.trends.set(input, (t = new LevelTrend(limit)));
+      let c = this.slotClimb[k];
+      if (c === undefined) {
+        const input = levels.inputs[k]!;
+        this.slotClimb[k] = c = CLIMB_INPUTS.has(input) ? this.climbOf(input) : null;
+      }
       // rule 9 (CPU only) is judged against the baseline before this step's level is learnt
-      if (CLIMB_INPUTS.has(input) && this.climbOf(input).observe(level, timeMs, baselineOf(t))) rank = 2;
+      if (c !== null) {
+        climbed++;
+        if (c.observe(level, timeMs, baselineOf(t))) rank = 2;
+      }
       const r = t.observe(level, timeMs, learn);
       if (r > rank) rank = r;
     }
     // climbs exist only for CLIMB_INPUTS (climbOf, fromJSON)
-    for (const input of CLIMB_INPUT_LIST) if (this.levelAt(input) < 0) this.climbs.get(input)?.reset();
+    if (climbed < CLIMB_INPUT_LIST.length) for (const input of CLIMB_INPUT_LIST) if (this.levelAt(input) < 0) this.climbs.get(input)?.reset();
     return rank;
+  }
+
+  /**
+   * The trend of the input in level slot k, undefined when it has none (yet, or at all). `make`:
+   * made on the first call for an input judged by level, so that the trends are made in the order
+   * their inputs first came (the saved state's order)
+   */
+  private trendAt(k: number, make = false): LevelTrend | undefined {
+    const kept = this.slotTrend[k];
+    if (kept !== undefined) return kept ?? undefined;
+    const input = this.levels.inputs[k]!;
+    const limit = Object.hasOwn(TREND_LIMITS, input) ? TREND_LIMITS[input] : undefined;
+    if (limit === undefined) {
+      this.slotTrend[k] = null;
+      return undefined;
+    }
+    let t = this.trends.get(input);
+    if (t === undefined && make) this.trends.set(input, (t = new LevelTrend(limit)));
+    if (t !== undefined) this.slotTrend[k] = t;
+    return t;
+  }
+
+  /** the departures in DEPARTURE_ENTRIES' order, each made on the first call unless restored */
+  private departuresInOrder(): readonly LevelDeparture[] {
+    if (this.departureList.length === 0) {
+      this.departureList = DEPARTURE_ENTRIES.map(([input, config]) => {
+        let d = this.departures.get(input);
+        if (d === undefined) this.departures.set(input, (d = new LevelDeparture(config)));
+        return d;
+      });
+    }
+    return this.departureList;
   }
 
   private climbOf(input: string): SaturationClimb {
@@ -184,11 +249,11 @@ export class AlertDecision {
     a.envelope = ChangeEnvelope.fromJSON(s.envelope);
     a.hold = LevelHold.fromJSON(s.hold);
     for (const [input, t] of Object.entries(s.trends ?? {})) {
-      const limit = TREND_LIMITS[input];
+      const limit = Object.hasOwn(TREND_LIMITS, input) ? TREND_LIMITS[input] : undefined;
       if (limit !== undefined) a.trends.set(input, LevelTrend.fromJSON(t, limit));
     }
     for (const [input, d] of Object.entries(s.departures ?? {})) {
-      const config = DEPARTURES[input];
+      const config = Object.hasOwn(DEPARTURES, input) ? DEPARTURES[input] : undefined;
       if (config !== undefined) a.departures.set(input, LevelDeparture.fromJSON(d, config));
     }
     for (const [input, c] of Object.entries(s.climbs ?? {})) if (CLIMB_INPUTS.has(input)) a.climbs.set(input, SaturationClimb.fromJSON(c));
