@@ -52,4 +52,21 @@ describe('metricR windows shared with the input series', function () {
       expect(b.snapshot(KEY)!.sources).to.deep.equal(a.snapshot(KEY)!.sources);
     }
   });
+
+  it('windows of their own (inputs not tracked as series), restored after 400 steps, continue bit for bit', () => {
+    const a = new AnalysisCoreImpl({ newHexId: hexIds(), maxSeriesPerWorkload: 4 });
+    feed(a, 0, 400);
+    a.step(ORIGIN + 402 * 15_000);
+    const b = new AnalysisCoreImpl({ newHexId: hexIds(), maxSeriesPerWorkload: 4 });
+    b.importWorkload(KEY, JSON.parse(JSON.stringify(a.exportWorkload(KEY))));
+    let compared = 0;
+    for (let i = 402; i < 430; i++) {
+      feed(a, i, i + 1);
+      feed(b, i, i + 1);
+      expect(b.snapshot(KEY)!.sources).to.deep.equal(a.snapshot(KEY)!.sources, `step ${i}`);
+      if (a.snapshot(KEY)!.sources.metricR !== null) compared += 1;
+    }
+    // the restored windows are read from the first step on (a fresh burst window would need 20)
+    expect(compared).to.equal(28);
+  });
 });

@@ -20,7 +20,10 @@ import type { WorkloadState } from '../workload-state.js';
 
 /** inputs whose burst/stable slopes give metricR, in tie order (§2.2) */
 export const METRIC_R_INPUTS = ['cpu', 'memory', 'latency', 'error_rate'] as const;
-const METRIC_R_SET: ReadonlySet<string> = new Set(METRIC_R_INPUTS);
+/** each metricR input's place in METRIC_R_INPUTS (InputStage's windows by place) */
+const METRIC_R_PLACE: ReadonlyMap<string, number> = new Map(METRIC_R_INPUTS.map((name, k) => [name, k]));
+/** TREND_INPUTS[k]'s place in METRIC_R_INPUTS, −1 for one that is not a metricR input (it has no windows) */
+const TREND_PLACE: readonly number[] = TREND_INPUTS.map((name) => METRIC_R_PLACE.get(name) ?? -1);
 
 /**
  * The metricR windows of an input: the input series' own burst and stable lines, read in place in
@@ -71,7 +74,10 @@ export class InputStage {
   lastMetricMs = Number.NEGATIVE_INFINITY;
   errorRate = 0;
   errorRateMs = Number.NEGATIVE_INFINITY;
+  /** the windows of each input in the order they were first made (the saved order) */
   private readonly windows = new Map<string, MetricWindows>();
+  /** the same windows of each metricR input by its place in METRIC_R_INPUTS, read every step instead of by name */
+  private readonly windowsAt: (MetricWindows | undefined)[] = [undefined, undefined, undefined, undefined];
 
   /**
    * §1: the bucket's workload-level means into the input series (their points with firings
@@ -102,7 +108,8 @@ export class InputStage {
       }
       const p = series.observe(name, value, x, tStep / 1000);
       if (p !== null && p.firings.length > 0) points.push(p);
-      if (METRIC_R_SET.has(name)) this.pushWindow(series, cfg, name, x, value);
+      const place = METRIC_R_PLACE.get(name);
+      if (place !== undefined) this.pushWindow(series, cfg, place, x, value);
     }
   }
 
@@ -124,8 +131,9 @@ export class InputStage {
     const sources = emptySources();
     if (tStep - this.lastMetricMs > cfg.absenceMs) return sources;
     let best: number | null = null;
-    for (const name of METRIC_R_INPUTS) {
-      const w = this.windows.get(name);
+    for (let place = 0; place < METRIC_R_INPUTS.length; place++) {
+      const name = METRIC_R_INPUTS[place]!;
+      const w = this.windowsAt[place];
       if (w === undefined) continue;
       const lines = INPUT_LINES;
       lines.window = w;
@@ -165,7 +173,8 @@ export class InputStage {
     const inputs = ETA_INPUTS;
     inputs.length = 0;
     for (let k = 0; k < TREND_INPUTS.length; k++) {
-      const w = this.windows.get(TREND_INPUTS[k]!);
+      const place = TREND_PLACE[k]!;
+      const w = place < 0 ? undefined : this.windowsAt[place];
       if (w === undefined) continue;
       const input = ETA_INPUT_OF[k]!;
       input.last = w.last;
@@ -190,21 +199,29 @@ export class InputStage {
       // moments make them continue bit for bit
       const shared = shareableSeries(series, cfg, name);
       if (shared !== undefined && burstLineOf(shared).adoptMoments(burst) && shared.stableLine.adoptMoments(stable)) {
-        this.windows.set(name, { series: shared, last, shared: true });
+        this.setWindows(name, { series: shared, last, shared: true });
       } else {
-        this.windows.set(name, { burst: SlidingRegression.fromJSON(burst), stable: SlidingRegression.fromJSON(stable), last, shared: false });
+        this.setWindows(name, { burst: SlidingRegression.fromJSON(burst), stable: SlidingRegression.fromJSON(stable), last, shared: false });
       }
     }
   }
 
+  /** `w` becomes the windows of input `name` (by name, and by place for a metricR input) */
+  private setWindows(name: string, w: MetricWindows): void {
+    this.windows.set(name, w);
+    const place = METRIC_R_PLACE.get(name);
+    if (place !== undefined) this.windowsAt[place] = w;
+  }
+
   /**
-   * The metricR windows of an input. With the default sizes (20 and 240 points) they are the
+   * The metricR windows of an input (by its place in METRIC_R_INPUTS). With the default sizes (20 and 240 points) they are the
    * input series' own burst line (its detectors') and stable line (its ensemble's ca_ilr), which
    * see the same points: pushed once, stored once. Otherwise, or when the input is not tracked as
    * a series, they are windows of their own. Call after the series observed the point.
    */
-  private pushWindow(series: SeriesSet, cfg: AnalysisConfig, name: string, x: number, y: number): void {
-    let w = this.windows.get(name);
+  private pushWindow(series: SeriesSet, cfg: AnalysisConfig, place: number, x: number, y: number): void {
+    const name = METRIC_R_INPUTS[place]!;
+    let w = this.windowsAt[place];
     if (w?.shared === true) {
       w.last = y;
       return;
@@ -212,12 +229,12 @@ export class InputStage {
     const shared = shareableSeries(series, cfg, name);
     if (shared !== undefined) {
       // first sight, or windows restored on their own: the series' lines hold the same points
-      this.windows.set(name, { series: shared, last: y, shared: true });
+      this.setWindows(name, { series: shared, last: y, shared: true });
       return;
     }
     if (w === undefined) {
       w = { burst: new SlidingRegression(cfg.burstWindow), stable: new SlidingRegression(cfg.stableWindow), last: y, shared: false };
-      this.windows.set(name, w);
+      this.setWindows(name, w);
     }
     w.burst.push(x, y);
     w.stable.push(x, y);
