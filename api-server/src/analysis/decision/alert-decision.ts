@@ -79,9 +79,10 @@ export class AlertDecision {
   /**
    * What judgeTrends reads for the input in each level slot, looked up by name once and kept while
    * the slot holds that input (the same inputs come in the same order step after step; the Maps
-   * never drop an entry): the input's trend (null: not judged by level), its climb (null: not a
-   * rule 9 input) and its place in `departureList` (−1: none; UNRESOLVED: not looked up yet).
-   * undefined: not looked up yet. The Maps stay the record of what exists, in the order it was made.
+   * never drop an entry): the input's trend (null: not judged by level; undefined: not looked up
+   * yet, or not made yet), its climb (null: not a rule 9 input; undefined: not looked up yet) and
+   * its place in `departureList` (−1: none; UNRESOLVED: not looked up yet). The Maps stay the
+   * record of what exists, in the order it was made (the saved state's order).
    */
   private readonly slotTrend: (LevelTrend | null | undefined)[] = [undefined, undefined, undefined, undefined];
   private readonly slotClimb: (SaturationClimb | null | undefined)[] = [undefined, undefined, undefined, undefined];

@@ -214,10 +214,11 @@ export class InputStage {
   }
 
   /**
-   * The metricR windows of an input (by its place in METRIC_R_INPUTS). With the default sizes (20 and 240 points) they are the
-   * input series' own burst line (its detectors') and stable line (its ensemble's ca_ilr), which
-   * see the same points: pushed once, stored once. Otherwise, or when the input is not tracked as
-   * a series, they are windows of their own. Call after the series observed the point.
+   * The metricR windows of an input (given by its place in METRIC_R_INPUTS). With the default
+   * sizes (20 and 240 points) they are the input series' own burst line (its detectors') and
+   * stable line (its ensemble's ca_ilr), which see the same points: pushed once, stored once.
+   * Otherwise, or when the input is not tracked as a series, they are windows of their own. Call
+   * after the series observed the point.
    */
   private pushWindow(series: SeriesSet, cfg: AnalysisConfig, place: number, x: number, y: number): void {
     const name = METRIC_R_INPUTS[place]!;
