@@ -104,8 +104,9 @@ function classOf(m: Mapping, prev: Mapping | undefined, prevClass: MappingClass 
   if (m.path.startsWith('[stack')) return 'stack';
   if (m.path.startsWith('/')) return fileClass(m.path, options);
   if (m.path !== '') return 'other-files'; // [vvar], [vdso], [vsyscall], [anon:…]
-  // a file's zero-filled data (.bss) follows it directly
-  if (prev !== undefined && prev.end === m.start && prevClass !== undefined && prev.path.startsWith('/') && m.perms === 'rw-p') return prevClass;
+  // a binary's or library's zero-filled data (.bss) follows its data segment directly; an anonymous
+  // mapping that happens to follow a mapped data file (a LevelDB table, read-only) is not the file's
+  if (prev !== undefined && prev.end === m.start && prevClass !== undefined && prevClass !== 'leveldb-files' && prev.path.startsWith('/') && prev.perms === 'rw-p' && m.perms === 'rw-p') return prevClass;
   if (m.perms === 'rwxp') return 'v8-code';
   if (m.perms === 'rw-p' && m.start % ARENA_HEAP_BYTES === 0) {
     const size = m.end - m.start;

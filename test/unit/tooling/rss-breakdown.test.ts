@@ -37,6 +37,7 @@ const SMAPS = [
   mapping(0x7f1e5b844000, 0x7f1e5b844000 + 1368 * 1024, 'r-xp', '/usr/lib/x86_64-linux-gnu/libc.so.6', 1240, 0),
   mapping(0x7f1e60000000, 0x7f1e60000000 + 2 * MB, 'r--s', '/var/lib/faultline/000123.ldb', 700, 0),
   mapping(0x7f1e70000000, 0x7f1e70000000 + 1 * MB, 'r--s', '/tmp/other/000124.ldb', 10, 0),
+  mapping(0x7f1e70000000 + 1 * MB, 0x7f1e70000000 + 3 * MB, 'rw-p', '', 1600), // a malloc-mmapped chunk right after a table: not the table's .bss
   mapping(0x7ffe36f00000, 0x7ffe36f00000 + 132 * 1024, 'rw-p', '[stack]', 64),
   mapping(0x7ffe36ff0000, 0x7ffe36ff0000 + 8 * 1024, 'r--p', '[vvar]', 0),
 ].join('\n');
@@ -44,7 +45,7 @@ const SMAPS = [
 describe('bench/memory/rss-breakdown.ts', () => {
   it('parses smaps: addresses, permissions, path, Rss and Anonymous', () => {
     const maps = parseSmaps(SMAPS);
-    expect(maps).to.have.length(17);
+    expect(maps).to.have.length(18);
     expect(maps[3]).to.deep.equal({ start: 0x36d59000, end: 0x36d59000 + 10 * MB, perms: 'rw-p', path: '[heap]', rssKb: 9000, anonKb: 9000 });
     expect(maps[2]!.path).to.equal('');
     expect(maps[0]).to.include({ rssKb: 4096, anonKb: 0 });
@@ -68,6 +69,7 @@ describe('bench/memory/rss-breakdown.ts', () => {
       'native-libraries',
       'leveldb-files',
       'leveldb-files',
+      'anon-other',
       'stack',
       'other-files',
     ]);
