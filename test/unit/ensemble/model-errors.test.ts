@@ -1,12 +1,13 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { ERROR_FIELDS, SEASONAL_RESIDUAL_BLOCKS, errorBlocksSize, errorPush, errorPushZeros, errorSigma, errorStats, errorWindowSums, type BlockShape } from '../../../api-server/src/analysis/ensemble/error-slots.js';
+import { ERROR_FIELDS, SEASONAL_RESIDUAL_BLOCKS, errorBlockStride, errorBlocksSize, errorPush, errorPushZeros, errorSigma, errorStats, errorWindowSums, type BlockShape } from '../../../api-server/src/analysis/ensemble/error-slots.js';
 import { ERROR_BLOCK, ERROR_BLOCKS, ModelErrors, SIGMA_BLOCKS } from '../../../api-server/src/analysis/ensemble/model-errors.js';
 
-/** model m's four fields (n, mean, M2, sum of |e|) in slot s */
+/** model m's four fields in slot s: n (six bits of the block's counts double), mean, M2, sum of |e| */
 function block(e: ModelErrors, s: number, m: number): number[] {
-  const at = e.blocksAt + (s * e.models + m) * 4;
-  return Array.from(e.memory.subarray(at, at + 4));
+  const at = e.blocksAt + s * errorBlockStride(e.models);
+  const fields = at + 1 + m * ERROR_FIELDS;
+  return [Math.floor((e.memory[at] as number) / 2 ** (6 * m)) % 64, ...Array.from(e.memory.subarray(fields, fields + ERROR_FIELDS))];
 }
 
 describe('model errors (the residuals of five models as sums over blocks of 40 points)', () => {
@@ -23,6 +24,26 @@ describe('model errors (the residuals of five models as sums over blocks of 40 p
     expect(e.mse(1)).to.equal(14 / 3); // (1 + 9 + 4) / 3: M2 + n * 0^2
     expect(e.sigma(1)).to.equal(Math.sqrt(14 / 3)); // population variance 14/3 around the mean 0
     expect(Number.isNaN(e.mae(0))).to.equal(true);
+  });
+
+  it("hand-checked: a block's counts are one double, six bits a model (model m's at bit 6m); 1 to 5 models, blocks of at most 63 points", () => {
+    const e = new ModelErrors(5);
+    const nan = Number.NaN;
+    e.push(Float64Array.of(1, nan, nan, nan, 2));
+    e.push(Float64Array.of(nan, nan, nan, nan, 2));
+    e.push(Float64Array.of(nan, 5, nan, nan, 2));
+    // counts 1, 1, 0, 0, 3: 1 + 1 * 2^6 + 3 * 2^24
+    expect(e.memory[e.blocksAt]).to.equal(1 + 64 + 3 * 16_777_216);
+    expect([0, 1, 2, 3, 4].map((m) => e.count(m))).to.deep.equal([1, 1, 0, 0, 3]);
+    expect(errorBlockStride(5)).to.equal(16);
+    expect(errorBlocksSize(5, 240)).to.equal(6 * 16);
+    // 40 points in model 4's bits (24-29) leave the others' alone
+    const full = new ModelErrors(5);
+    for (let p = 0; p < 40; p += 1) full.push(Float64Array.of(nan, nan, nan, p % 2 === 0 ? 1 : nan, 1));
+    expect([0, 1, 2, 3, 4].map((m) => full.count(m))).to.deep.equal([0, 0, 0, 20, 40]);
+    expect(() => errorBlocksSize(6, 240)).to.throw(RangeError, /1 to 5 models, got 6/);
+    expect(() => errorBlocksSize(0, 240)).to.throw(RangeError, /got 0/);
+    expect(() => errorBlocksSize(1, 240, { block: 64, blocks: 2, sigmaBlocks: 2, closed: 'sigma' })).to.throw(RangeError, /at most 63 points, got 64/);
   });
 
   it('hand-checked: two blocks combined (40 residuals of 1, then 5 of 3)', () => {
@@ -164,8 +185,11 @@ describe('model errors (the residuals of five models as sums over blocks of 40 p
       let i = ((((points - 1) / ERROR_BLOCK) | 0) - held + 1) % ERROR_BLOCKS;
       for (let b = 0; b < held; b += 1) {
         for (let m = 0; m < e.models; m += 1) {
-          const s = e.blocksAt + (i * e.models + m) * ERROR_FIELDS;
-          const [n, mean, m2, abs] = [d[s], d[s + 1], d[s + 2], d[s + 3]] as number[];
+          // the block's counts (six bits a model), then each model's mean, M2 and sum of |e|
+          const b = e.blocksAt + i * errorBlockStride(e.models);
+          const n = Math.floor((d[b] as number) / 2 ** (6 * m)) % 64;
+          const s = b + 1 + m * ERROR_FIELDS;
+          const [mean, m2, abs] = [d[s], d[s + 1], d[s + 2]] as number[];
           const o = out[m]!;
           o[0] = o[0]! + n!;
           o[1] = o[1]! + abs!;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { ERROR_BLOCK, ERROR_FIELDS, errorBlocksSize, errorNextAt, errorPush, errorStats } from '../../../api-server/src/analysis/ensemble/error-slots.js';
+import { ERROR_BLOCK, errorBlockStride, errorBlocksSize, errorNextAt, errorPush, errorStats } from '../../../api-server/src/analysis/ensemble/error-slots.js';
 import { ariNewestDiff, ariUpdate, hwSeasonNextAt, hwUpdate, madUpdate } from '../../../api-server/src/analysis/ensemble/models.js';
 import { ARI_LAST, BURST_LINE, BURST_POINTS, STABLE_LINE, STABLE_POINTS, STAGES, WIDE, floatView, layoutOf, newSeriesMemory, positionsView, timeElementOf } from '../../../api-server/src/analysis/ensemble/series-memory.js';
 import type { SeriesEnsemble } from '../../../api-server/src/analysis/ensemble/series-ensemble.js';
@@ -91,11 +91,11 @@ describe('prefetch: the next element of each window is where the next push write
       const next = errorNextAt(d, 0, bl, models);
       const before = d.slice();
       errorPush(d, 0, bl, models, residuals);
-      // model 0's count in that block: the points of the block so far
-      expect(d[next]).to.equal((p % ERROR_BLOCK) + 1);
+      // model 0's count in that block (the low six bits of its counts): the points of the block so far
+      expect((d[next] as number) % 64).to.equal((p % ERROR_BLOCK) + 1);
       // nothing else changed but the points pushed, that block and, when it starts, the closed blocks' sums
       const from = p % ERROR_BLOCK === 0 ? bl : 1;
-      for (let i = from; i < d.length; i++) if (i < next || i >= next + models * ERROR_FIELDS) expect(d[i], `element ${i} at point ${p}`).to.equal(before[i]);
+      for (let i = from; i < d.length; i++) if (i < next || i >= next + errorBlockStride(models)) expect(d[i], `element ${i} at point ${p}`).to.equal(before[i]);
     }
   });
 

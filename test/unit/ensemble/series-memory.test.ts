@@ -41,12 +41,13 @@ describe('series memory (one Float64Array per series, grown by stages)', () => {
     // and the burst line's 20 (x, y) points (40 doubles, 320 bytes: the value window's last 20
     // now) with two split-line scalars more (16): 832 bytes fewer in both stages; then the 16 and
     // 300 sample times as 16-bit offsets instead of 32-bit ones (32 and 600 bytes fewer), their
-    // width one more scalar of each line (16)
+    // width one more scalar of each line (16); then the models' counts in a block as one double
+    // (six bits each) instead of five, 32 bytes fewer a block (one block, six blocks)
     expect(STAGES.map((s) => s.size * 8)).to.deep.equal([
-      2080 - 320 - 120 + 160 - 64 + 16 + 120 + 8 - 528 - 320 + 16 - 32 + 16,
-      13368 - 4800 - 120 + 1920 - 1200 + 16 + 120 - 960 - 800 + 320 + 8 - 528 - 320 + 16 - 600 + 16,
+      2080 - 320 - 120 + 160 - 64 + 16 + 120 + 8 - 528 - 320 + 16 - 32 + 16 - 32,
+      13368 - 4800 - 120 + 1920 - 1200 + 16 + 120 - 960 - 800 + 320 + 8 - 528 - 320 + 16 - 600 + 16 - 6 * 32,
     ]);
-    expect(STAGES.map((s) => s.size * 8)).to.deep.equal([1032, 6456]);
+    expect(STAGES.map((s) => s.size * 8)).to.deep.equal([1000, 6264]);
   });
 
   it('a series that grows through every stage behaves exactly as one that started with all the room (property)', () => {

@@ -2,9 +2,12 @@
  * The models' signed one-step residuals over the last hour as sufficient statistics of blocks of
  * ERROR_BLOCK (40) points, functions over regions of a Float64Array: no residual is kept.
  *
- * Per model and block, four doubles: the residuals' count n, their mean, M2 (the sum of squared
- * deviations from that mean, Welford's update within the block) and the sum of their absolute
- * values. The blocks are a ring of ERROR_BLOCKS (6) slots; the newest holds the block in progress
+ * Per model and block: the residuals' count n, their mean, M2 (the sum of squared deviations
+ * from that mean, Welford's update within the block) and the sum of their absolute values. The
+ * block's counts, at most 40 each, are one double for all its models, six bits a model (count m
+ * is bits 6m to 6m + 5: up to five models in 30 bits, integer arithmetic in int32); each model's
+ * mean, M2 and sum are three doubles after it. Five models take 16 doubles a block, not 20 with a
+ * double a count (192 bytes a series' six blocks; one model keeps 4). The blocks are a ring of ERROR_BLOCKS (6) slots; the newest holds the block in progress
  * (1 to 40 points), and a push that starts a new block empties the oldest slot first. So:
  * - MAE and MSE (weights, confidence) are over the points of the 6 newest blocks: the last
  *   201 to 240 points (201 right after a block starts, 240 when it completes), never more than the
@@ -32,9 +35,9 @@
  * instead of the MAE/MSE sums.
  *
  * Regions: `errorStats(models)` scalars at `st` (the points pushed, then what is kept of the closed blocks),
- * and the blocks at `bl`: slot
- * s at bl + s * models * FIELDS, model m's four fields next (a push writes one slot: 160 bytes for
- * five models). A region sized for fewer points (`errorBlocksSize(models, room)`) holds the first
+ * and the blocks at `bl`: slot s at bl + s * errorBlockStride(models), its counts first, then model
+ * m's three fields at 1 + m * ERROR_FIELDS (a push writes one slot: 128 bytes for five models).
+ * A region sized for fewer points (`errorBlocksSize(models, room)`) holds the first
  * blocks: while the ring fills, block b is in slot b, so a larger region takes them as a prefix.
  *
  * A residual NaN (the model made no forecast) adds nothing; one beyond ±FLT_MAX counts as ±FLT_MAX
@@ -79,12 +82,32 @@ const CLOSED_SQ = 2;
 const CLOSED_MEAN = 1;
 const CLOSED_M2 = 2;
 const CLOSED_FIELDS = 3;
-// per model in a block
-const N = 0;
-const MEAN = 1;
-const M2 = 2;
-const SUM_ABS = 3;
-export const ERROR_FIELDS = 4;
+// a block: its models' counts (COUNT_BITS each, model m's at bit COUNT_BITS * m), then per model
+// its fields
+const COUNTS = 0;
+const COUNT_BITS = 6;
+const COUNT_MASK = (1 << COUNT_BITS) - 1;
+/** the most models a block's one double of counts holds (int32 arithmetic) */
+export const MAX_BLOCK_MODELS = 5;
+// per model in a block, from the block's element 1 + m * ERROR_FIELDS
+const MEAN = 0;
+const M2 = 1;
+const SUM_ABS = 2;
+export const ERROR_FIELDS = 3;
+
+/** elements a block takes for `models` models: their counts, then their fields */
+export const errorBlockStride = (models: number): number => 1 + models * ERROR_FIELDS;
+
+/** model m's count in a block whose counts double is `counts` */
+const countOf = (counts: number, m: number): number => (counts >>> (COUNT_BITS * m)) & COUNT_MASK;
+
+/** a block's counts double with every one of `models` models' counts 1 */
+function onePerModel(models: number): number {
+  let ones = 0;
+  for (let m = 0; m < models; m += 1) ones += 1 << (COUNT_BITS * m);
+  return ones;
+}
+const ONES = Array.from({ length: MAX_BLOCK_MODELS + 1 }, (_, models) => onePerModel(models));
 
 /** the largest finite float: the bound of a residual */
 const FLOAT_MAX = 3.4028234663852886e38;
@@ -93,7 +116,11 @@ const FLOAT_MAX = 3.4028234663852886e38;
 export const errorStats = (models: number): number => CLOSED + CLOSED_FIELDS * models;
 
 /** size of the blocks region of `models` models for `room` points (at most the shape's ring of blocks) */
-export const errorBlocksSize = (models: number, room: number, shape = MODEL_ERROR_BLOCKS): number => Math.min(shape.blocks, Math.ceil(room / shape.block)) * models * ERROR_FIELDS;
+export function errorBlocksSize(models: number, room: number, shape = MODEL_ERROR_BLOCKS): number {
+  if (!Number.isInteger(models) || models < 1 || models > MAX_BLOCK_MODELS) throw new RangeError(`residual blocks hold 1 to ${MAX_BLOCK_MODELS} models, got ${models}`);
+  if (shape.block > COUNT_MASK) throw new RangeError(`a residual block holds at most ${COUNT_MASK} points, got ${shape.block}`);
+  return Math.min(shape.blocks, Math.ceil(room / shape.block)) * errorBlockStride(models);
+}
 
 export function errorPoints(d: Float64Array, st: number): number {
   return d[st + POINTS] as number;
@@ -103,7 +130,7 @@ export function errorPoints(d: Float64Array, st: number): number {
 export function errorNextAt(d: Float64Array, st: number, bl: number, models: number, shape = MODEL_ERROR_BLOCKS): number {
   const { block, blocks } = shape;
   const points = (d[st + POINTS] as number) | 0;
-  return bl + (((points / block) | 0) % blocks) * models * ERROR_FIELDS;
+  return bl + (((points / block) | 0) % blocks) * errorBlockStride(models);
 }
 
 /** one point: `residuals[m]` is model m's residual, NaN when it made no forecast */
@@ -111,27 +138,29 @@ export function errorPush(d: Float64Array, st: number, bl: number, models: numbe
   const { block, blocks } = shape;
   // an integer held in Float64 memory: `| 0` keeps the arithmetic in int32
   const points = (d[st + POINTS] as number) | 0;
-  const slot = bl + (((points / block) | 0) % blocks) * models * ERROR_FIELDS;
+  const slot = bl + (((points / block) | 0) % blocks) * errorBlockStride(models);
   // a new block empties its slot (the oldest block's, once the ring is full)
   if (points % block === 0) {
-    d.fill(0, slot, slot + models * ERROR_FIELDS);
+    d.fill(0, slot, slot + errorBlockStride(models));
     closeBlocks(d, st, bl, models, points, shape);
   }
+  let counts = (d[slot + COUNTS] as number) | 0;
   for (let m = 0; m < models; m += 1) {
     let e = residuals[m] as number;
     if (Number.isNaN(e)) continue;
     if (e > FLOAT_MAX) e = FLOAT_MAX;
     else if (e < -FLOAT_MAX) e = -FLOAT_MAX;
-    const s = slot + m * ERROR_FIELDS;
-    const n = (d[s + N] as number) + 1;
+    const s = slot + 1 + m * ERROR_FIELDS;
+    const n = countOf(counts, m) + 1;
+    counts += 1 << (COUNT_BITS * m);
     const mean = d[s + MEAN] as number;
     const delta = e - mean;
     const next = mean + delta / n;
-    d[s + N] = n;
     d[s + MEAN] = next;
     d[s + M2] = (d[s + M2] as number) + delta * (e - next);
     d[s + SUM_ABS] = (d[s + SUM_ABS] as number) + Math.abs(e);
   }
+  d[slot + COUNTS] = counts;
   d[st + POINTS] = points + 1;
 }
 
@@ -144,13 +173,13 @@ export function errorPush(d: Float64Array, st: number, bl: number, models: numbe
 export function errorPushZeros(d: Float64Array, st: number, bl: number, models: number, shape = MODEL_ERROR_BLOCKS): void {
   const { block, blocks } = shape;
   const points = (d[st + POINTS] as number) | 0;
-  const slot = bl + (((points / block) | 0) % blocks) * models * ERROR_FIELDS;
+  const slot = bl + (((points / block) | 0) % blocks) * errorBlockStride(models);
   if (points % block === 0) {
-    d.fill(0, slot, slot + models * ERROR_FIELDS);
+    d.fill(0, slot, slot + errorBlockStride(models));
     closeBlocks(d, st, bl, models, points, shape);
-    for (let m = 0; m < models; m += 1) d[slot + m * ERROR_FIELDS + N] = 1;
+    d[slot + COUNTS] = ONES[models] as number;
   } else {
-    for (let m = 0; m < models; m += 1) d[slot + m * ERROR_FIELDS + N] = (d[slot + m * ERROR_FIELDS + N] as number) + 1;
+    d[slot + COUNTS] = (d[slot + COUNTS] as number) + (ONES[models] as number);
   }
   d[st + POINTS] = points + 1;
 }
@@ -202,15 +231,16 @@ function sigmaClosedBlocks(d: Float64Array, st: number, bl: number, models: numb
  */
 function sumClosedBlocks(d: Float64Array, st: number, bl: number, models: number, points: number, block: number, blocks: number): void {
   const closed = Math.min(blocks - 1, (points / block) | 0);
-  const stride = models * ERROR_FIELDS;
+  const stride = errorBlockStride(models);
   const sums = st + CLOSED;
   d.fill(0, sums, sums + CLOSED_FIELDS * models);
   let i = (((points / block) | 0) - closed) % blocks;
   for (let b = 0; b < closed; b += 1) {
-    let s = bl + i * stride;
+    const counts = (d[bl + i * stride + COUNTS] as number) | 0;
+    let s = bl + i * stride + 1;
     let c = sums;
     for (let m = 0; m < models; m += 1, s += ERROR_FIELDS, c += CLOSED_FIELDS) {
-      const k = d[s + N] as number;
+      const k = countOf(counts, m);
       const mean = d[s + MEAN] as number;
       d[c + CLOSED_COUNT] = (d[c + CLOSED_COUNT] as number) + k;
       d[c + CLOSED_ABS] = (d[c + CLOSED_ABS] as number) + (d[s + SUM_ABS] as number);
@@ -237,10 +267,12 @@ export function errorWindowSums(d: Float64Array, st: number, bl: number, models:
     sumSq.fill(0, 0, models);
     return;
   }
-  let s = bl + newestSlot(points, block, blocks) * models * ERROR_FIELDS;
+  const slot = bl + newestSlot(points, block, blocks) * errorBlockStride(models);
+  const blockCounts = (d[slot + COUNTS] as number) | 0;
+  let s = slot + 1;
   let c = st + CLOSED;
   for (let m = 0; m < models; m += 1, s += ERROR_FIELDS, c += CLOSED_FIELDS) {
-    const k = d[s + N] as number;
+    const k = countOf(blockCounts, m);
     const mean = d[s + MEAN] as number;
     counts[m] = (d[c + CLOSED_COUNT] as number) + k;
     sumAbs[m] = (d[c + CLOSED_ABS] as number) + (d[s + SUM_ABS] as number);
@@ -265,7 +297,7 @@ export function errorSigma(d: Float64Array, st: number, bl: number, models: numb
     CHAN[CHAN_N] = d[c + CLOSED_COUNT] as number;
     CHAN[CHAN_MEAN] = d[c + CLOSED_MEAN] as number;
     CHAN[CHAN_M2] = d[c + CLOSED_M2] as number;
-    chanAdd(d, bl + newestSlot(points, block, blocks) * models * ERROR_FIELDS + m * ERROR_FIELDS);
+    chanAdd(d, bl + newestSlot(points, block, blocks) * errorBlockStride(models), m);
   } else {
     const held = heldBlocks(points, shape.sigmaBlocks, block);
     chanSweep(d, bl, models, m, oldestSlot(points, held, block, blocks), held, blocks);
@@ -283,18 +315,19 @@ const CHAN_M2 = 2;
 /** CHAN := model m's `count` blocks from slot `first` on, combined oldest first */
 function chanSweep(d: Float64Array, bl: number, models: number, m: number, first: number, count: number, blocks: number): void {
   CHAN.fill(0);
-  const stride = models * ERROR_FIELDS;
+  const stride = errorBlockStride(models);
   let i = first;
   for (let b = 0; b < count; b += 1) {
-    chanAdd(d, bl + i * stride + m * ERROR_FIELDS);
+    chanAdd(d, bl + i * stride, m);
     i = i === blocks - 1 ? 0 : i + 1;
   }
 }
 
-/** CHAN combined with the block whose fields start at s (Chan et al.; an empty block adds nothing) */
-function chanAdd(d: Float64Array, s: number): void {
-  const k = d[s + N] as number;
+/** CHAN combined with model m's part of the block at `b` (Chan et al.; an empty block adds nothing) */
+function chanAdd(d: Float64Array, b: number, m: number): void {
+  const k = countOf((d[b + COUNTS] as number) | 0, m);
   if (k === 0) return;
+  const s = b + 1 + m * ERROR_FIELDS;
   const n = CHAN[CHAN_N] as number;
   if (n === 0) {
     CHAN[CHAN_N] = k;

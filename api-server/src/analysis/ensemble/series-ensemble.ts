@@ -16,7 +16,7 @@
  */
 import { LineView, type LineHost, type RegressionLine } from '../regression/sliding-regression.js';
 import { LINE_POINTS, lineNextPointAt } from '../regression/line-slots.js';
-import { ERROR_FIELDS, errorNextAt, errorPush, errorPushZeros, errorSigma } from './error-slots.js';
+import { errorBlockStride, errorNextAt, errorPush, errorPushZeros, errorSigma } from './error-slots.js';
 import { confidenceOf, reweigh } from './model-weights.js';
 import { atZeroPoint, countZeroRun, zeroPointReached } from './zero-point.js';
 import { sortedAt, sortedCount, sortedMiddleAt, sortedNextRingAt } from './sorted-slots.js';
@@ -208,7 +208,7 @@ export class SeriesEnsemble implements LineHost {
     if (layout.times >= 0) sum += (this.u[timeElementOf(layout, next)] as number) + (this.u[timeElementOf(layout, oldest)] as number);
     // the residual block the next point writes (its counts at the zero fixed point): 160 bytes, up to three lines
     const block = errorNextAt(d, ERROR_STATS, layout.errorBlocks, MODEL_COUNT);
-    const blockEnd = block + MODEL_COUNT * ERROR_FIELDS - 1;
+    const blockEnd = block + errorBlockStride(MODEL_COUNT) - 1;
     for (let i = block; i < blockEnd; i += 8) sum += d[i] as number;
     sum += d[blockEnd] as number;
     // at the zero fixed point a next +0 reads none of the rest (zero-point.ts)
