@@ -19,7 +19,7 @@
  *   +- 0.001: the difference keeps none of sigma's digits), Welford and Chan keep them.
  * Block size: 40 points (10 minutes) keeps the windows within 40 points (17 %) of the 240 and 200
  * they were over a ring of residuals, at 960 bytes a series instead of 4 800 (20-point blocks:
- * 1 920); docs/memory.md has the evaluation of both sizes.
+ * 1 920; 768 now, the counts packed); docs/memory.md has the evaluation of both sizes.
  *
  * The MAE/MSE window's sums of the blocks before the one in progress (count, sum of |e|, sum of
  * squares per model) are kept among the scalars: they change only when a block starts, so the sums

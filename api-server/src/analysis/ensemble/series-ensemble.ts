@@ -206,7 +206,7 @@ export class SeriesEnsemble implements LineHost {
     sum += d[next] as number;
     // their times' slots: the next point's and the stable line's oldest, which its removal reads (not in the WIDE stage)
     if (layout.times >= 0) sum += (this.u[timeElementOf(layout, next)] as number) + (this.u[timeElementOf(layout, oldest)] as number);
-    // the residual block the next point writes (its counts at the zero fixed point): 160 bytes, up to three lines
+    // the residual block the next point writes (its counts at the zero fixed point): 128 bytes, up to three lines
     const block = errorNextAt(d, ERROR_STATS, layout.errorBlocks, MODEL_COUNT);
     const blockEnd = block + errorBlockStride(MODEL_COUNT) - 1;
     for (let i = block; i < blockEnd; i += 8) sum += d[i] as number;
