@@ -7,8 +7,9 @@
  * block's counts, at most 40 each, are one double for all its models, six bits a model (count m
  * is bits 6m to 6m + 5: up to five models in 30 bits, integer arithmetic in int32); each model's
  * mean, M2 and sum are three doubles after it. Five models take 16 doubles a block, not 20 with a
- * double a count (192 bytes a series' six blocks; one model keeps 4). The blocks are a ring of ERROR_BLOCKS (6) slots; the newest holds the block in progress
- * (1 to 40 points), and a push that starts a new block empties the oldest slot first. So:
+ * double a count (192 bytes fewer over a series' six blocks); one model keeps 4. The blocks are a
+ * ring of ERROR_BLOCKS (6) slots; the newest holds the block in progress (1 to 40 points), and a
+ * push that starts a new block empties the oldest slot first. So:
  * - MAE and MSE (weights, confidence) are over the points of the 6 newest blocks: the last
  *   201 to 240 points (201 right after a block starts, 240 when it completes), never more than the
  *   last 240. MSE's sum of squares is, per block, M2 + n * mean^2 (two non-negative terms).
@@ -88,7 +89,7 @@ const COUNTS = 0;
 const COUNT_BITS = 6;
 const COUNT_MASK = (1 << COUNT_BITS) - 1;
 /** the most models a block's one double of counts holds (int32 arithmetic) */
-export const MAX_BLOCK_MODELS = 5;
+const MAX_BLOCK_MODELS = 5;
 // per model in a block, from the block's element 1 + m * ERROR_FIELDS
 const MEAN = 0;
 const M2 = 1;
