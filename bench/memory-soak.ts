@@ -23,7 +23,6 @@ import { parseArgs } from 'node:util';
 import { readPodSettings } from './memory/pod-settings.js';
 import { brkHeapMb, getJson, heapCollections, postRetrying, rssMb, startService } from './memory/processes.js';
 import { remoteWriteBody } from './memory/remote-write-body.js';
-import { staleBuild } from './memory/build-age.js';
 
 const { values } = parseArgs({
   options: {
@@ -47,12 +46,6 @@ const sampleMs = positive('sample-seconds', values['sample-seconds']) * 1000;
 const endBy = values['end-by'] === undefined ? Number.POSITIVE_INFINITY : Date.parse(values['end-by']);
 if (Number.isNaN(endBy)) throw new Error(`--end-by must be an ISO time, got ${JSON.stringify(values['end-by'])}`);
 const project = resolve(values.project ?? resolve(import.meta.dirname, '..'));
-// the service runs from dist/: a build older than the sources would measure other code
-const stale = staleBuild(project);
-if (stale !== undefined) {
-  process.stderr.write(`bench:memory-soak: ${stale}\n`);
-  process.exit(2);
-}
 /** workloads per remote-write request */
 const CHUNK = 1000;
 const STEP_MS = 15_000;

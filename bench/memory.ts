@@ -19,7 +19,6 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rename
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { staleBuild } from './memory/build-age.js';
 import { remoteWriteBody } from './memory/remote-write-body.js';
 import { components, formatBreakdown, reportFlags, rssBreakdown, type Breakdown } from './memory/rss-breakdown.js';
 import { brkHeapMb, getJson, getStatus, heapCollections, peakRssMb, post, postRetrying, rssMb, startCommand, startPair } from './memory/processes.js';
@@ -32,12 +31,6 @@ const steps = Number(values.steps);
 const settleSeconds = Number(values['settle-seconds']);
 // --project DIR: another checkout's build (e.g. the commit before a change), with its own npm start
 const project = resolve(values.project ?? resolve(import.meta.dirname, '..'));
-// the service runs from dist/: a build older than the sources would measure other code
-const stale = staleBuild(project);
-if (stale !== undefined) {
-  process.stderr.write(`bench:memory: ${stale}\n`);
-  process.exit(2);
-}
 const snapshotDir = values['heap-snapshot'] === undefined ? undefined : resolve(values['heap-snapshot']);
 // made here: a snapshot taken after an hour's backfill must not be lost to a missing directory
 if (snapshotDir !== undefined) mkdirSync(snapshotDir, { recursive: true });

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
+import { staleBuild } from './build-age.js';
 
 export const freePort = (): Promise<number> =>
   new Promise((resolve) => {
@@ -154,8 +155,14 @@ export interface Service {
   stop(): void;
 }
 
-/** the built service under `dir` (its data and svc.log) with `nodeFlags`, every listener on a free port */
+/**
+ * the built service under `dir` (its data and svc.log) with `nodeFlags`, every listener on a free
+ * port; refused (an Error naming both times) when `project`'s dist/ is missing or older than a
+ * source file, which would measure other code than the checkout's
+ */
 export async function startService(project: string, dir: string, nodeFlags: string[], extraEnv: Record<string, string>): Promise<Service> {
+  const stale = staleBuild(project);
+  if (stale !== undefined) throw new Error(stale);
   const [restPort, otlpPort] = [await freePort(), await freePort()];
   const log = openSync(`${dir}/svc.log`, 'a');
   const service = spawn(process.execPath, [...nodeFlags, 'dist/api-server/src/main.js'], {
