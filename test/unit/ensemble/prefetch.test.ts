@@ -111,7 +111,7 @@ describe('prefetch: the next element of each window is where the next push write
       expect(ariNewestDiff(d, layout)).to.equal(p > 0 ? y - last : 0);
       const season = hwSeasonNextAt(d, layout);
       const before = Float32Array.from(f);
-      hwUpdate(d, f, layout, y);
+      hwUpdate(d, positionsView(d), layout, y);
       // the update writes that element (the first season's last point rewrites them all; the
       // first point is the first season's origin, so its element stays +0)
       if (p !== 239 && p !== 0) {

@@ -126,24 +126,23 @@ describe('ensemble models (analytics.md §5.2)', () => {
   it('holt_winters: learns a pure season and predicts it one season later', () => {
     const { d, layout } = fullMemory();
     const season = (i: number): number => Math.sin((2 * Math.PI * i) / 240);
-    const f = floatView(d);
-    for (let i = 0; i < 240 * 3; i += 1) hwUpdate(d, f, layout, 5 + season(i));
+    for (let i = 0; i < 240 * 3; i += 1) hwUpdate(d, positionsView(d), layout, 5 + season(i));
     expect(hwUsable(d)).to.equal(true);
-    expect(hwPredict(d, f, layout, 1)).to.be.closeTo(5 + season(240 * 3), 0.05);
-    expect(hwPredict(d, f, layout, 60)).to.be.closeTo(5 + season(240 * 3 + 59), 0.1);
+    expect(hwPredict(d, positionsView(d), layout, 1)).to.be.closeTo(5 + season(240 * 3), 0.05);
+    expect(hwPredict(d, positionsView(d), layout, 60)).to.be.closeTo(5 + season(240 * 3 + 59), 0.1);
   });
   it('holt_winters: a season in floats keeps its precision on a large level (the first season buffered from its first point)', () => {
     const { d, layout } = fullMemory();
     const f = floatView(d);
     // bytes of a 1.2 GB process swinging ±1 000 over the season: a float of 1.2e9 is only good to 64
     const season = (i: number): number => 1000 * Math.sin((2 * Math.PI * i) / 240);
-    for (let i = 0; i < 240; i += 1) hwUpdate(d, f, layout, 1.2e9 + season(i));
+    for (let i = 0; i < 240; i += 1) hwUpdate(d, positionsView(d), layout, 1.2e9 + season(i));
     // after the first season: level = the mean (1.2e9, the sines summing to ~0), each season value its sine
     // to a float's precision at 1 000 (6e-5), not at 1.2e9
     for (let i = 0; i < 240; i += 1) expect(f[layout.season + i]! - season(i), `season ${i}`).to.be.closeTo(0, 1e-3);
     // the next point (on the line: level 1.2e9, season value +0) leaves both as they are; the forecast reads the next value
-    hwUpdate(d, f, layout, 1.2e9 + season(240));
-    expect(hwPredict(d, f, layout, 1)).to.be.closeTo(1.2e9 + season(241), 1e-3);
+    hwUpdate(d, positionsView(d), layout, 1.2e9 + season(240));
+    expect(hwPredict(d, positionsView(d), layout, 1)).to.be.closeTo(1.2e9 + season(241), 1e-3);
   });
 });
 

@@ -1,13 +1,41 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { SeriesEnsemble } from '../../../api-server/src/analysis/ensemble/series-ensemble.js';
-import { STAGES, layoutOf, newSeriesMemory } from '../../../api-server/src/analysis/ensemble/series-memory.js';
+import { STAGES, floatView, layoutOf, memoryFloat, newSeriesMemory, positionsView, setMemoryFloat } from '../../../api-server/src/analysis/ensemble/series-memory.js';
 import { detectPoint } from '../../../api-server/src/analysis/anomaly/series-detectors.js';
 import { allocateNovelty, releaseNovelty } from '../../../api-server/src/analysis/anomaly/novelty-score.js';
 
 const LAST_STAGE = STAGES.length - 1;
 
 describe('series memory (one Float64Array per series, grown by stages)', () => {
+  it('memoryFloat and setMemoryFloat: the float a Float32Array view reads and writes there, bit for bit, through the Uint16 view', () => {
+    const d = newSeriesMemory(LAST_STAGE);
+    const u = positionsView(d);
+    const f = floatView(d);
+    const bits = new Uint32Array(f.buffer, f.byteOffset, f.length);
+    const special = fc.constantFrom(0, -0, Number.NaN, Infinity, -Infinity, 1e-45, -1.4e-45, 3.4028235e38, 3.5e38, 1.2e9 + 0.3, 2 ** -149);
+    fc.assert(
+      fc.property(fc.oneof(fc.double(), special), fc.integer({ min: 0, max: f.length - 1 }), fc.integer({ min: 0, max: f.length - 1 }), (v, i, j) => {
+        // written through the Uint16 view: the view of floats reads v rounded to a float, as if written there
+        setMemoryFloat(u, i, v);
+        expect(Object.is(f[i], Math.fround(v)), `f[${i}] = ${f[i]} after writing ${v}`).to.equal(true);
+        const written = bits[i];
+        f[j] = v;
+        if (i === j) expect(bits[i]).to.equal(written);
+        // read through the Uint16 view: what the view of floats holds there, bit for bit (a NaN's sign and payload included)
+        bits[j] = (Math.random() * 2 ** 32) >>> 0;
+        const read = memoryFloat(u, j);
+        expect(Object.is(read, f[j]), `element ${j}: ${read} against ${f[j]}`).to.equal(true);
+        setMemoryFloat(u, (j + 1) % f.length, read);
+        if (!Number.isNaN(read)) expect(bits[(j + 1) % f.length]).to.equal(bits[j]);
+      }),
+      { numRuns: 2000 },
+    );
+    // one float element covers two 16-bit elements, in memory order: 1.0f is 0x3f800000
+    setMemoryFloat(u, 3, 1);
+    expect(bits[3]).to.equal(0x3f800000);
+    expect([u[6], u[7]]).to.deep.equal([...new Uint16Array(new Float32Array([1]).buffer)]);
+  });
   it('stages grow 16, then 300 points; no region overlaps another', () => {
     expect(STAGES.map((s) => s.room)).to.deep.equal([16, 300]);
     for (const stage of STAGES) {

@@ -16,7 +16,6 @@ import {
   STAGES,
   VALUE_POINTS,
   ZERO_RUN,
-  floatView,
   newSeriesMemory,
   positionsView,
 } from '../../../api-server/src/analysis/ensemble/series-memory.js';
@@ -172,14 +171,14 @@ describe('zero fixed point: each shortcut against the update it replaces', () =>
     for (let k = 0; k < SEASON + 2 * ARI_DIFFS; k += 1) {
       madUpdate(d, positionsView(d), layout, 0);
       ariUpdate(d, layout, 0);
-      hwUpdate(d, floatView(d), layout, 0);
+      hwUpdate(d, positionsView(d), layout, 0);
     }
     for (let k = 0; k < 25; k += 1) {
       // the value window takes the +0 in both (the window's update is not ARI's)
       madUpdate(d, positionsView(d), layout, 0);
       const full = d.slice();
       ariUpdate(full, layout, 0);
-      hwUpdate(full, floatView(full), layout, 0);
+      hwUpdate(full, positionsView(full), layout, 0);
       ariUpdateAtZero(d);
       hwUpdateAtZero(d);
       for (let i = 0; i < d.length; i += 1) expect(Object.is(d[i], full[i]), `element ${i} after ${k}`).to.equal(true);

@@ -23,6 +23,8 @@ import {
   STABLE_POINTS,
   VALUE_META,
   VALUE_POINTS,
+  memoryFloat,
+  setMemoryFloat,
   type StageLayout,
 } from './series-memory.js';
 
@@ -208,10 +210,11 @@ const dampAfter = (h: number): number => (0.98 * (1 - 0.98 ** h)) / (1 - 0.98);
 const DAMP_ONE_STEP = dampAfter(1);
 
 // holt_winters: damped additive, alpha 0.3, beta 0.05, gamma 0.2, phi 0.98, season 240; the
-// season is in single precision (`f`: the memory's Float32 view, series-memory.ts floatView). The
+// season is in single precision, read and written through the memory's Uint16 view `u`
+// (series-memory.ts memoryFloat: the series keeps no Float32 view). The
 // first season's points are buffered in the season's storage as their difference from the first
 // point (kept in HW_LEVEL until the season ends), so a large level loses no precision there.
-export function hwUpdate(d: Float64Array, f: Float32Array, layout: StageLayout, y: number): void {
+export function hwUpdate(d: Float64Array, u: Uint16Array, layout: StageLayout, y: number): void {
   const season = layout.season;
   const n = ((d[HW_N] as number) | 0) + 1;
   d[HW_N] = n;
@@ -219,7 +222,7 @@ export function hwUpdate(d: Float64Array, f: Float32Array, layout: StageLayout, 
   if (n <= SEASON) {
     if (n === 1) d[HW_LEVEL] = y;
     const origin = d[HW_LEVEL] as number;
-    f[season + n - 1] = y - origin;
+    setMemoryFloat(u, season + n - 1, y - origin);
     const bufferSum = (d[HW_BUFFER_SUM] as number) + y;
     d[HW_BUFFER_SUM] = bufferSum;
     if (n === SEASON) {
@@ -227,17 +230,17 @@ export function hwUpdate(d: Float64Array, f: Float32Array, layout: StageLayout, 
       d[HW_LEVEL] = level;
       d[HW_TREND] = 0;
       const shift = origin - level;
-      for (let i = 0; i < SEASON; i += 1) f[season + i] = (f[season + i] as number) + shift;
+      for (let i = 0; i < SEASON; i += 1) setMemoryFloat(u, season + i, memoryFloat(u, season + i) + shift);
     }
     return;
   }
   const i = season + ((n - 1) % SEASON);
-  const s = f[i] as number;
+  const s = memoryFloat(u, i);
   const level = d[HW_LEVEL] as number;
   const trend = d[HW_TREND] as number;
   const levelNew = 0.3 * (y - s) + 0.7 * (level + 0.98 * trend);
   d[HW_TREND] = 0.05 * (levelNew - level) + 0.95 * 0.98 * trend;
-  f[i] = 0.2 * (y - levelNew) + 0.8 * s;
+  setMemoryFloat(u, i, 0.2 * (y - levelNew) + 0.8 * s);
   d[HW_LEVEL] = levelNew;
 }
 /**
@@ -249,17 +252,17 @@ export function hwUpdateAtZero(d: Float64Array): void {
   d[HW_N] = ((d[HW_N] as number) | 0) + 1;
   d[HW_LAST] = 0;
 }
-/** the season element (of the Float32 view) the next update reads and writes (the buffer's next one during the first season) */
+/** the season's float element (memoryFloat) the next update reads and writes (the buffer's next one during the first season) */
 export function hwSeasonNextAt(d: Float64Array, layout: StageLayout): number {
   return layout.season + (((d[HW_N] as number) | 0) % SEASON);
 }
 export function hwUsable(d: Float64Array): boolean {
   return (d[HW_N] as number) > SEASON;
 }
-export function hwPredict(d: Float64Array, f: Float32Array, layout: StageLayout, h: number): number {
+export function hwPredict(d: Float64Array, u: Uint16Array, layout: StageLayout, h: number): number {
   if (!hwUsable(d)) return d[HW_LAST] as number;
   const damp = h === 1 ? DAMP_ONE_STEP : dampAfter(h);
-  return (d[HW_LEVEL] as number) + (d[HW_TREND] as number) * damp + (f[layout.season + ((((d[HW_N] as number) | 0) + h - 1) % SEASON)] as number);
+  return (d[HW_LEVEL] as number) + (d[HW_TREND] as number) * damp + memoryFloat(u, layout.season + ((((d[HW_N] as number) | 0) + h - 1) % SEASON));
 }
 
 // mad: the median of the last 300 values (the value window), flat; usable after 10 values.
@@ -307,14 +310,14 @@ export function modelUsable(d: Float64Array, m: number): boolean {
 }
 
 /** model `m`'s forecast `h` steps ahead */
-export function modelPredict(d: Float64Array, f: Float32Array, u: Uint16Array, layout: StageLayout, m: number, h: number): number {
+export function modelPredict(d: Float64Array, u: Uint16Array, layout: StageLayout, m: number, h: number): number {
   switch (m) {
     case CA_ILR:
       return caIlrPredict(d, h);
     case ARIMA:
       return ariPredict(d, layout, h);
     case HOLT_WINTERS:
-      return hwPredict(d, f, layout, h);
+      return hwPredict(d, u, layout, h);
     case MAD:
       return madPredict(d, u, layout);
     default:

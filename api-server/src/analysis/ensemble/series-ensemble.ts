@@ -5,8 +5,9 @@
  * the normalised inverse mean absolute errors with a floor of 0.05.
  * Confidence = 1 / (1 + mean MSE over the five models), a model without errors counting as 1.
  *
- * The object holds one Float64Array, the series' memory (series-memory.ts; the season is read
- * through a Float32 view of it): the models, their
+ * The object holds one Float64Array, the series' memory (series-memory.ts), and a Uint16 view of
+ * it (sorted positions, sample times, and the season's floats through series-memory.ts
+ * memoryFloat): the models, their
  * residuals' block sums and weights, and the state of the series' §5.6 detectors (series-detectors.ts), which
  * read the value window, Holt-Winters' forecast made before the update and the stable line there
  * after each observe instead of keeping copies.
@@ -64,7 +65,7 @@ import {
   VALUE_POINTS,
   WEIGHTS,
   ZERO_RUN,
-  floatView,
+  memoryFloat,
   growSeriesMemory,
   positionsView,
   layoutOf,
@@ -100,15 +101,15 @@ export interface EnsembleState {
 export class SeriesEnsemble implements LineHost {
   /** everything of the series, the detectors' part included (series-memory.ts) */
   private d: Float64Array;
-  /** the same memory as floats: Holt-Winters' season (models.ts) */
-  private r: Float32Array;
-  /** the same memory as 16-bit integers: the value window's sorted positions (sorted-slots.ts) */
+  /**
+   * the same memory as 16-bit integers: the value window's sorted positions (sorted-slots.ts),
+   * its sample times, and Holt-Winters' season as floats (series-memory.ts memoryFloat)
+   */
   private u: Uint16Array;
 
   /** `stage`: the memory stage to start at (series-memory.ts STAGES, or WIDE; 0, the smallest, by default) */
   constructor(stage = 0) {
     this.d = newSeriesMemory(stage);
-    this.r = floatView(this.d);
     this.u = positionsView(this.d);
   }
 
@@ -139,7 +140,7 @@ export class SeriesEnsemble implements LineHost {
     // dispatch on the model per point)
     d[ONE_STEP + CA_ILR] = caIlrUsable(d) ? caIlrPredict(d, 1) : Number.NaN;
     d[ONE_STEP + ARIMA] = ariUsable(d) ? ariPredict(d, layout, 1) : Number.NaN;
-    d[ONE_STEP + HOLT_WINTERS] = hwUsable(d) ? hwPredict(d, this.r, layout, 1) : Number.NaN;
+    d[ONE_STEP + HOLT_WINTERS] = hwUsable(d) ? hwPredict(d, u, layout, 1) : Number.NaN;
     d[ONE_STEP + MAD] = madUsable(d) ? madPredict(d, u, layout) : Number.NaN;
     d[ONE_STEP + EWMA] = ewmaUsable(d) ? (d[EWMA_LEVEL] as number) : Number.NaN;
     const points = (d[POINTS] as number) | 0;
@@ -155,18 +156,17 @@ export class SeriesEnsemble implements LineHost {
     d[EVICTED] = madUpdate(d, u, layout, y);
     caIlrUpdate(d, u, y, xSeconds);
     ariUpdate(d, layout, y);
-    hwUpdate(d, this.r, layout, y);
+    hwUpdate(d, u, layout, y);
     ewmaUpdate(d, y);
     d[LAST_Y] = y;
     d[POINTS] = points + 1;
     if ((points + 1) % 4 === 0) reweigh(d, layout.errorBlocks);
-    countZeroRun(d, this.r, layout, y);
+    countZeroRun(d, u, layout, y);
     return prediction;
   }
 
   private replaceMemory(d: Float64Array): void {
     this.d = d;
-    this.r = floatView(d);
     this.u = positionsView(d);
   }
 
@@ -215,7 +215,7 @@ export class SeriesEnsemble implements LineHost {
     if (zeroPointReached(d)) return sum;
     // the middle rank's position, then the value it names
     sum += (d[layout.valueRing + (this.u[sortedMiddleAt(d, VALUE_META, layout.valueSorted)] as number)] as number);
-    sum += this.r[hwSeasonNextAt(d, layout)] as number;
+    sum += memoryFloat(this.u, hwSeasonNextAt(d, layout));
     return sum;
   }
 
@@ -250,7 +250,7 @@ export class SeriesEnsemble implements LineHost {
     const layout = layoutOf(d);
     const out = {} as Record<ModelName, number | null>;
     MODEL_NAMES.forEach((name, m) => {
-      out[name] = modelUsable(d, m) ? modelPredict(d, this.r, this.u, layout, m, steps) : null;
+      out[name] = modelUsable(d, m) ? modelPredict(d, this.u, layout, m, steps) : null;
     });
     return out;
   }
@@ -264,7 +264,7 @@ export class SeriesEnsemble implements LineHost {
     for (let m = 0; m < MODEL_COUNT; m += 1) {
       const w = d[WEIGHTS + m] as number;
       if (!modelUsable(d, m) || w === 0) continue;
-      s += w * modelPredict(d, this.r, this.u, layout, m, steps);
+      s += w * modelPredict(d, this.u, layout, m, steps);
       wsum += w;
     }
     const lastY = d[LAST_Y] as number;
@@ -308,7 +308,7 @@ export class SeriesEnsemble implements LineHost {
       trend: slope > 0.001 ? 'rising' : slope < -0.001 ? 'falling' : 'stable',
       warmingUp: !hwUsable(d),
       confidence: this.confidence(),
-      models: MODEL_NAMES.map((name, m) => ({ name, weight: d[WEIGHTS + m] as number, mean: modelUsable(d, m) ? modelPredict(d, this.r, this.u, layout, m, horizonMinutes * 4) : lastY })),
+      models: MODEL_NAMES.map((name, m) => ({ name, weight: d[WEIGHTS + m] as number, mean: modelUsable(d, m) ? modelPredict(d, this.u, layout, m, horizonMinutes * 4) : lastY })),
       points,
     };
   }

@@ -119,7 +119,7 @@ export interface StageLayout {
    * before its value, so that the ring is (x, y) pairs the stable line reads as its points)
    */
   readonly recentX: number;
-  /** Holt-Winters' season, an element of the memory's Float32 view (floatView) */
+  /** Holt-Winters' season, a float element of the memory (floatView's; read and written with memoryFloat, setMemoryFloat) */
   readonly season: number;
   /** the models' residual blocks (error-slots.ts): one for the 16-point stage, six from the 300 stage */
   readonly errorBlocks: number;
@@ -213,9 +213,37 @@ function shareLinePoints(d: Float64Array, layout: StageLayout): void {
 }
 const LINES = [STABLE_LINE, BURST_LINE] as const;
 
-/** the memory seen as floats (the season's elements: StageLayout.season) */
+/**
+ * The memory seen as floats (the season's elements: StageLayout.season). A series keeps no such
+ * view: it reads and writes its floats through its Uint16 view (memoryFloat, setMemoryFloat),
+ * one V8 object fewer a series (docs/memory.md); tests read the season through this one.
+ */
 export function floatView(d: Float64Array): Float32Array {
   return new Float32Array(d.buffer, d.byteOffset, d.length * 2);
+}
+
+/** one float and its two 16-bit halves, the same four bytes: how a float passes to and from the Uint16 view */
+const FLOAT = new Float32Array(1);
+const FLOAT_HALVES = new Uint16Array(FLOAT.buffer);
+
+/**
+ * Float element `i` of the memory (floatView(d)[i]), read through its Uint16 view `u`
+ * (positionsView): its two halves copied into a float's bytes, in memory order, so bit for bit
+ * the float a Float32Array would read there.
+ */
+export function memoryFloat(u: Uint16Array, i: number): number {
+  const at = 2 * i;
+  FLOAT_HALVES[0] = u[at] as number;
+  FLOAT_HALVES[1] = u[at + 1] as number;
+  return FLOAT[0] as number;
+}
+
+/** writes v, rounded to a float as a Float32Array stores it, at float element `i` of the memory through its Uint16 view `u` */
+export function setMemoryFloat(u: Uint16Array, i: number, v: number): void {
+  FLOAT[0] = v;
+  const at = 2 * i;
+  u[at] = FLOAT_HALVES[0] as number;
+  u[at + 1] = FLOAT_HALVES[1] as number;
 }
 
 /** the memory seen as 16-bit integers (the value window's sorted positions: StageLayout.valueSorted) */

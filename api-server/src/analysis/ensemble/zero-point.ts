@@ -17,7 +17,7 @@
  */
 import { lineFlatAtZero } from '../regression/line-slots.js';
 import { ariNewestDiff } from './models.js';
-import { EWMA_LEVEL, HW_LEVEL, HW_N, HW_TREND, MODEL_COUNT, ONE_STEP, SEASON, STABLE_LINE, VALUE_POINTS, ZERO_RUN, type StageLayout } from './series-memory.js';
+import { EWMA_LEVEL, HW_LEVEL, HW_N, HW_TREND, MODEL_COUNT, ONE_STEP, SEASON, STABLE_LINE, VALUE_POINTS, ZERO_RUN, memoryFloat, type StageLayout } from './series-memory.js';
 
 /** whether the models are at the fixed point: the last VALUE_POINTS full updates left them there */
 export function zeroPointReached(d: Float64Array): boolean {
@@ -30,7 +30,7 @@ export function atZeroPoint(d: Float64Array, y: number): boolean {
 }
 
 /** after a full update with y: whether it left the models at the fixed point (see above) */
-export function leftAtZeroPoint(d: Float64Array, f: Float32Array, layout: StageLayout, y: number): boolean {
+export function leftAtZeroPoint(d: Float64Array, u: Uint16Array, layout: StageLayout, y: number): boolean {
   if (!Object.is(y, 0)) return false;
   for (let m = 0; m < MODEL_COUNT; m += 1) if (!Object.is(d[ONE_STEP + m], 0)) return false;
   // a +0 Holt-Winters forecast means the first season is over: the update wrote the season slot of point HW_N (a float)
@@ -38,7 +38,7 @@ export function leftAtZeroPoint(d: Float64Array, f: Float32Array, layout: StageL
   return (
     Object.is(d[HW_LEVEL], 0) &&
     Object.is(d[HW_TREND], 0) &&
-    Object.is(f[seasonWritten], 0) &&
+    Object.is(memoryFloat(u, seasonWritten), 0) &&
     Object.is(d[EWMA_LEVEL], 0) &&
     Object.is(ariNewestDiff(d, layout), 0) &&
     lineFlatAtZero(d, STABLE_LINE)
@@ -46,6 +46,6 @@ export function leftAtZeroPoint(d: Float64Array, f: Float32Array, layout: StageL
 }
 
 /** counts a full update: one more point at the fixed point (up to VALUE_POINTS), or none in a row */
-export function countZeroRun(d: Float64Array, f: Float32Array, layout: StageLayout, y: number): void {
-  d[ZERO_RUN] = leftAtZeroPoint(d, f, layout, y) ? Math.min(VALUE_POINTS, (d[ZERO_RUN] as number) + 1) : 0;
+export function countZeroRun(d: Float64Array, u: Uint16Array, layout: StageLayout, y: number): void {
+  d[ZERO_RUN] = leftAtZeroPoint(d, u, layout, y) ? Math.min(VALUE_POINTS, (d[ZERO_RUN] as number) + 1) : 0;
 }
