@@ -36,6 +36,7 @@ import { lineSharePoints, lineRingX, lineSplitPoints } from '../regression/line-
 import { LINE_SPLIT_REGION, lineRebase, lineSetXBase, lineTimeFits, lineXBase } from '../regression/line-times.js';
 import { SORTED_META, sortedCount } from './sorted-slots.js';
 import { SEASONAL_RESIDUAL_BLOCKS, errorBlocksSize, errorStats } from './error-slots.js';
+import { floatFromHalves, setFloatHalves } from '../packed/sixteen-bit.js';
 
 export const MODEL_COUNT = 5;
 /** the stable line (ca_ilr, §5.6 ca_ilr's stable window) and the burst line, in points */
@@ -222,28 +223,18 @@ export function floatView(d: Float64Array): Float32Array {
   return new Float32Array(d.buffer, d.byteOffset, d.length * 2);
 }
 
-/** one float and its two 16-bit halves, the same four bytes: how a float passes to and from the Uint16 view */
-const FLOAT = new Float32Array(1);
-const FLOAT_HALVES = new Uint16Array(FLOAT.buffer);
-
 /**
  * Float element `i` of the memory (floatView(d)[i]), read through its Uint16 view `u`
- * (positionsView): its two halves copied into a float's bytes, in memory order, so bit for bit
- * the float a Float32Array would read there.
+ * (positionsView): its two halves (packed/sixteen-bit.ts), bit for bit the float a Float32Array
+ * would read there.
  */
 export function memoryFloat(u: Uint16Array, i: number): number {
-  const at = 2 * i;
-  FLOAT_HALVES[0] = u[at] as number;
-  FLOAT_HALVES[1] = u[at + 1] as number;
-  return FLOAT[0] as number;
+  return floatFromHalves(u, 2 * i);
 }
 
 /** writes v, rounded to a float as a Float32Array stores it, at float element `i` of the memory through its Uint16 view `u` */
 export function setMemoryFloat(u: Uint16Array, i: number, v: number): void {
-  FLOAT[0] = v;
-  const at = 2 * i;
-  u[at] = FLOAT_HALVES[0] as number;
-  u[at + 1] = FLOAT_HALVES[1] as number;
+  setFloatHalves(u, 2 * i, v);
 }
 
 /** the memory seen as 16-bit integers (the value window's sorted positions: StageLayout.valueSorted) */

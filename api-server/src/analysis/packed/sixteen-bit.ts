@@ -1,0 +1,51 @@
+/**
+ * Numbers kept in 16-bit elements (a Uint16Array), for state that has a Uint16 view and no other
+ * of the right width (docs/memory.md): a float as its two 16-bit halves, and a deviation (a
+ * non-negative float) in one 16-bit element.
+ *
+ * Each copies bits through a float's four bytes and their two halves, in memory order, so a
+ * float read from two halves is bit for bit the float a Float32Array over the same bytes would
+ * read, at any even or odd element. Pure: no state but the scratch float.
+ */
+
+/** one float and its bits (as two halves, and whole), the same four bytes */
+const FLOAT = new Float32Array(1);
+const HALVES = new Uint16Array(FLOAT.buffer);
+const BITS = new Uint32Array(FLOAT.buffer);
+
+/** the float whose two halves are elements `at` and `at + 1` of `u` (any `at`, even or odd) */
+export function floatFromHalves(u: Uint16Array, at: number): number {
+  HALVES[0] = u[at] as number;
+  HALVES[1] = u[at + 1] as number;
+  return FLOAT[0] as number;
+}
+
+/** writes v, rounded to a float as a Float32Array stores it, as elements `at` and `at + 1` of `u` */
+export function setFloatHalves(u: Uint16Array, at: number, v: number): void {
+  FLOAT[0] = v;
+  u[at] = HALVES[0] as number;
+  u[at + 1] = HALVES[1] as number;
+}
+
+/**
+ * A deviation (>= 0) in 16 bits: the nearest float's bits 30..15 (its 8 exponent bits and the
+ * top 8 of its 23 fraction bits; the sign bit, always 0, dropped), rounded to the nearest, ties
+ * to even. So 9 significant bits: a relative error of at most 2^-9 (0.2 %), over the float's
+ * normal range (1.2e-38 to 3.396e38; below it, subnormals down to 2^-134). +∞ stays +∞, and so
+ * does a value from halfway between the largest 16-bit one (3.3962e38) and 2^128 on; NaN stays a
+ * NaN. A negative v is stored as |v| (a deviation never is one).
+ */
+export function deviationTo16(v: number): number {
+  FLOAT[0] = v;
+  const b = (BITS[0] as number) & 0x7fffffff;
+  // ∞ and NaN: the top bits as they are (a NaN keeps a fraction bit: the quiet bit is bit 22)
+  if (b >= 0x7f800000) return b >>> 15;
+  // round to nearest, ties to even: add just under half of the dropped 15 bits, plus the kept lowest bit
+  return (b + 0x3fff + ((b >>> 15) & 1)) >>> 15;
+}
+
+/** the deviation a 16-bit element from deviationTo16 holds */
+export function deviationFrom16(h: number): number {
+  BITS[0] = h << 15;
+  return FLOAT[0] as number;
+}
