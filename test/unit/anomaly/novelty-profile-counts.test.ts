@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { NoveltyScore } from '../../../api-server/src/analysis/anomaly/novelty-score.js';
 import { NOVELTY, SAVED_F32_SIZE, SAVED_SLOT_SIZE, SLOT_COUNT_MAX } from '../../../api-server/src/analysis/anomaly/novelty-layout.js';
+import { deviationFrom16, deviationTo16 } from '../../../api-server/src/analysis/packed/sixteen-bit.js';
 
 /** the saved Float32 values of a score */
 function savedProfiles(score: NoveltyScore): Float32Array {
@@ -33,6 +34,14 @@ describe('novelty profiles: the slot counts as bytes beside the (mean, deviation
     const second = Math.fround((1 - r) * 4 + r * 6);
     expect(saved[0]).to.equal(Math.fround((1 - r) * second + r * 5));
     expect(saved[0]).to.be.closeTo(4.0617, 1e-4);
+    // its deviation learns |y - mean| the same way, rounded to 16 bits at each update (ADR 0017):
+    // 0, then r · |6 - 4|, then (1 - r) · that + r · |5 - second|
+    const to16 = (v: number): number => deviationFrom16(deviationTo16(v));
+    const dev2 = to16(r * 2);
+    expect(saved[1]).to.equal(to16((1 - r) * dev2 + r * Math.abs(5 - second)));
+    // r = 1 - 0.9^0.2 = 0.02085: 0.0417, then 0.9791 · 0.0417 + 0.02085 · 0.9583 = 0.0608
+    expect(saved[1]).to.be.closeTo(0.0608, 2e-4);
+    expect(deviationTo16(saved[1]!)).to.equal(deviationTo16(saved[1]! * (1 + 2 ** -12)));
     expect(saved[2]).to.equal(3);
     expect(saved[SAVED_SLOT_SIZE + 0]).to.equal(9);
     expect(saved[SAVED_SLOT_SIZE + 1]).to.equal(0);
@@ -60,6 +69,14 @@ describe('novelty profiles: the slot counts as bytes beside the (mean, deviation
       profiles[SAVED_SLOT_SIZE * 5 + 2] = bad;
       const restored = NoveltyScore.fromJSON({ ...good, profiles: Buffer.from(profiles.buffer).toString('base64') });
       // fresh: warming up, nothing scored
+      expect(restored.observe(1e9, MONDAY, 0)).to.equal(0);
+      expect(restored.toJSON().scalars[0]).to.equal(1);
+    }
+    // nor is a deviation that is negative or NaN (a deviation is kept in 16 bits as |v|: ADR 0017)
+    for (const bad of [-0.5, Number.NaN]) {
+      const profiles = savedProfiles(score);
+      profiles[SAVED_SLOT_SIZE * 5 + 1] = bad;
+      const restored = NoveltyScore.fromJSON({ ...good, profiles: Buffer.from(profiles.buffer).toString('base64') });
       expect(restored.observe(1e9, MONDAY, 0)).to.equal(0);
       expect(restored.toJSON().scalars[0]).to.equal(1);
     }

@@ -4,7 +4,8 @@
  * dispersion and the day / week profiles. Hot path: no allocation; chunk views and offsets are
  * passed in by the caller.
  */
-import { NOVELTY, SLOT_MEAN, SLOT_DEV, SLOT_COUNT_MAX, B_MAX, B_MIN, V_RING, S_POINTS, S_OPEN_MAX, S_OPEN_MIN, S_BLOCKS, S_V_SUM, S_V_COUNT, S_BLOCK_HEAD, S_Q_MIN, S_Q_MAX, S_RUN, S_LONGEST_RUN, S_PREV_Y, S_CLOSED_MAX, S_CLOSED_MIN, S_CTX_STEADY, C_KEY, C_RING, C_RING_SIZE, U16_AT, F64_STRIDE, U16_STRIDE, pagesF64, pagesU16 } from './novelty-layout.js';
+import { NOVELTY, P_MEAN, P_DEV, SLOT_COUNT_MAX, B_MAX, B_MIN, V_RING, S_POINTS, S_OPEN_MAX, S_OPEN_MIN, S_BLOCKS, S_V_SUM, S_V_COUNT, S_BLOCK_HEAD, S_Q_MIN, S_Q_MAX, S_RUN, S_LONGEST_RUN, S_PREV_Y, S_CLOSED_MAX, S_CLOSED_MIN, S_CTX_STEADY, C_KEY, C_RING, C_RING_SIZE, U16_AT, F64_STRIDE, U16_STRIDE, pagesF64, pagesU16 } from './novelty-layout.js';
+import { deviationFrom16, deviationTo16, floatFromHalves, setFloatHalves } from '../packed/sixteen-bit.js';
 import { SLAB_PAGE_BITS, SLAB_PAGE_MASK } from './novelty-slab.js';
 import { CONTEXT_SLOT_MASK, contextKey, contextSeed, contextTag, extendContext } from './novelty-contexts.js';
 
@@ -204,23 +205,26 @@ export function dispersionRingSum(f: Float32Array, fb: number): number {
 }
 
 /**
- * Departure from the profile slot at `slotAt` (Float32 element of its mean), then the slot and the
- * series deviation (Float64 element `seriesDevAt`) learn y.
+ * Departure from the profile slot at `slotAt` (the Uint16 element where its mean's halves start,
+ * its deviation after them: novelty-layout.ts P_SLOT), then the slot and the series deviation
+ * (Float64 element `seriesDevAt`) learn y. The mean is a float, the deviation 16 bits
+ * (packed/sixteen-bit.ts): the departure reads both as stored.
  */
-export function profileDeparture(f: Float32Array, slotAt: number, counts: Uint8Array, countAt: number, s: Float64Array, seriesDevAt: number, y: number, rate: number): number {
-  const meanAt = slotAt + SLOT_MEAN;
-  const devAt = slotAt + SLOT_DEV;
-  const mean = f[meanAt] as number;
+export function profileDeparture(p: Uint16Array, slotAt: number, counts: Uint8Array, countAt: number, s: Float64Array, seriesDevAt: number, y: number, rate: number): number {
+  const meanAt = slotAt + P_MEAN;
+  const devAt = slotAt + P_DEV;
+  const mean = floatFromHalves(p, meanAt);
   const seen = Math.min((counts[countAt] as number) + 1, SLOT_COUNT_MAX);
   counts[countAt] = seen;
   if (!Number.isFinite(mean)) {
-    f[meanAt] = y;
+    setFloatHalves(p, meanAt, y);
     return 0;
   }
   const e = Math.abs(y - mean);
-  const d = seen > NOVELTY.slotMinPoints ? e / ((f[devAt] as number) + (s[seriesDevAt] as number) + 1e-9) : 0;
-  f[devAt] = (1 - rate) * (f[devAt] as number) + rate * e;
-  f[meanAt] = (1 - rate) * mean + rate * y;
+  const dev = deviationFrom16(p[devAt] as number);
+  const d = seen > NOVELTY.slotMinPoints ? e / (dev + (s[seriesDevAt] as number) + 1e-9) : 0;
+  p[devAt] = deviationTo16((1 - rate) * dev + rate * e);
+  setFloatHalves(p, meanAt, (1 - rate) * mean + rate * y);
   s[seriesDevAt] = (1 - NOVELTY.seriesDeviationRate) * (s[seriesDevAt] as number) + NOVELTY.seriesDeviationRate * e;
   return Number.isFinite(d) ? d : 0;
 }

@@ -1,8 +1,9 @@
 /**
  * The novelty score's parameters and the layout of its state in a chunk of the shared slab
  * (novelty-score.ts explains the experts; novelty-slab.ts the slab): the Float64 scalars, the
- * Float32 profiles, range blocks and dispersion ring, the Uint16 context table (16-bit tags of the
- * contexts' keys, novelty-contexts.ts) and ring of levels, and the slab with its page views. Shared by the score, its experts and its saved state.
+ * Float32 range blocks and dispersion ring, the Uint16 context table (16-bit tags of the contexts'
+ * keys, novelty-contexts.ts), ring of levels and day and week profiles, the Uint8 profile counts,
+ * and the slab with its page views. Shared by the score, its experts and its saved state.
  */
 import { ChunkSlab } from './novelty-slab.js';
 
@@ -41,15 +42,9 @@ export const WEEK_S = 7 * DAY_S;
 // 1970-01-01 was a Thursday: shift so that week slot 0 starts on Monday 00:00 UTC
 export const WEEK_SHIFT_S = 3 * DAY_S;
 
-// layout of the Float32 state: a profile slot's mean and deviation side by side (one cache line
-// per point and profile; its count is a byte of the Uint8 state), then the range blocks and the
-// dispersion ring
-export const SLOT_MEAN = 0;
-export const SLOT_DEV = 1;
-export const SLOT_SIZE = 2;
-export const DAY = 0;
-export const WEEK = DAY + SLOT_SIZE * NOVELTY.daySlots;
-export const B_MAX = WEEK + SLOT_SIZE * NOVELTY.weekSlots;
+// layout of the Float32 state: the range blocks and the dispersion ring (the profiles are in the
+// Uint16 state, below)
+export const B_MAX = 0;
 export const B_MIN = B_MAX + NOVELTY.rangeBlocks;
 export const V_RING = B_MIN + NOVELTY.rangeBlocks;
 export const F32_SIZE = V_RING + NOVELTY.dispersionPoints;
@@ -65,7 +60,7 @@ export const U8_SIZE = COUNT_WEEK + NOVELTY.weekSlots;
  */
 export const SAVED_SLOT_SIZE = 3;
 export const SAVED_PROFILE_VALUES = SAVED_SLOT_SIZE * (NOVELTY.daySlots + NOVELTY.weekSlots);
-export const SAVED_F32_SIZE = SAVED_PROFILE_VALUES + (F32_SIZE - B_MAX);
+export const SAVED_F32_SIZE = SAVED_PROFILE_VALUES + F32_SIZE;
 
 // layout of the Float64 scalars
 export const S_POINTS = 0; // points seen
@@ -111,6 +106,16 @@ export const C_KEY = 0;
 export const C_RING = C_KEY + NOVELTY.contextSlots;
 export const C_RING_SIZE = NOVELTY.contextOrders + 1;
 export const CTX_SIZE = C_RING + C_RING_SIZE;
+// then the day and week profiles, a slot as three 16-bit elements side by side (one cache line per
+// point and profile, two for the about one slot in 16 whose 6 bytes straddle a line; its count is a
+// byte of the Uint8 state): its mean, a float as two halves, and its deviation in 16 bits
+// (packed/sixteen-bit.ts; docs/adr/0017-profile-deviations-in-16-bits.md)
+export const P_MEAN = 0;
+export const P_DEV = 2;
+export const P_SLOT = 3;
+export const P_DAY = CTX_SIZE;
+export const P_WEEK = P_DAY + P_SLOT * NOVELTY.daySlots;
+export const U16_SIZE = P_WEEK + P_SLOT * NOVELTY.weekSlots;
 /** the saved form (novelty-state.ts): its contexts are the keys as Int32, CTX_SIZE of them */
 export const STATE_VERSION = 2;
 
@@ -119,7 +124,7 @@ export const STATE_VERSION = 2;
 // Uint8 state, padded to a multiple of 8 bytes
 export const F32_AT_BYTE = F64_SIZE * 8;
 export const U16_AT_BYTE = F32_AT_BYTE + F32_SIZE * 4;
-export const U8_AT = U16_AT_BYTE + CTX_SIZE * 2;
+export const U8_AT = U16_AT_BYTE + U16_SIZE * 2;
 export const CHUNK_BYTES = Math.ceil((U8_AT + U8_SIZE) / 8) * 8;
 /** the Float32 and Uint16 parts' element offsets in a chunk (the Uint8 part's is U8_AT) */
 export const F32_AT = F32_AT_BYTE / 4;

@@ -27,20 +27,21 @@
  * profile means the same at the service's 15-second buckets as at NAB's 5-minute rows; a slot is
  * used from its third point on. Windows and the decay count points (analytics.md §5.6).
  *
- * Memory: one chunk per series (6 102 bytes, padded to 6 104) of a shared slab (novelty-slab.ts, layout in novelty-layout.ts:
- * pages of 256 chunks, each page one ArrayBuffer), so a series' state is no JS heap object of its
- * own. A chunk holds 31 Float64 scalars (28 saved; 3 derived: the closed range blocks' extremes and
- * the context expert's steady level), 1 204 Float32 values (profile slots with mean, deviation and
- * count side by side, range blocks, dispersion ring) and 519 Uint16 (the context table's 16-bit
- * tags, novelty-contexts.ts, and the last 7 levels); all but the derived scalars persist with
- * `toJSON` (version 2, the table as its contexts' keys) and come back with `fromJSON`.
+ * Memory: one chunk per series (4 182 bytes, padded to 4 184) of a shared slab (novelty-slab.ts,
+ * layout in novelty-layout.ts: pages of 256 chunks, each page one ArrayBuffer), so a series' state
+ * is no JS heap object of its own. A chunk holds 31 Float64 scalars (28 saved; 3 derived: the
+ * closed range blocks' extremes and the context expert's steady level), 52 Float32 values (range
+ * blocks, dispersion ring), 1 671 Uint16 (the context table's 16-bit tags, novelty-contexts.ts,
+ * the last 7 levels, and the 384 profile slots as a float mean's two halves and a 16-bit
+ * deviation side by side) and 384 Uint8 (the slots' counts); all but the derived scalars persist
+ * with `toJSON` (version 2, the table as its contexts' keys) and come back with `fromJSON`.
  *
  * Two APIs over the same state: functions over chunk ids (`allocateNovelty`, `observeNovelty`, ...,
  * `releaseNovelty`) for an owner of many series that releases their chunks itself, and the
  * `NoveltyScore` class, a thin wrapper whose chunk is released when it is garbage collected.
  */
 
-import { NOVELTY, DAY_S, WEEK_S, WEEK_SHIFT_S, SLOT_SIZE, DAY, WEEK, V_RING, S_POINTS, S_LAST_X, S_V_COUNT, S_H_DISP, S_H_DAY, S_H_WEEK, S_DAY_DEV, S_WEEK_DEV, S_LAST_HOLD, S_HOLD_SCORE, S_EXPERTS, S_CTX_MEAN, S_H_CTX, F64_SIZE, EXPERTS, C_RING, F32_AT, U16_AT, slab, F64_STRIDE, F32_STRIDE, U16_STRIDE, U8_STRIDE, U8_AT, COUNT_DAY, COUNT_WEEK, pagesF64, pagesF32, pagesU16, pagesU8 } from './novelty-layout.js';
+import { NOVELTY, DAY_S, WEEK_S, WEEK_SHIFT_S, P_SLOT, P_DAY, P_WEEK, V_RING, S_POINTS, S_LAST_X, S_V_COUNT, S_H_DISP, S_H_DAY, S_H_WEEK, S_DAY_DEV, S_WEEK_DEV, S_LAST_HOLD, S_HOLD_SCORE, S_EXPERTS, S_CTX_MEAN, S_H_CTX, F64_SIZE, EXPERTS, C_RING, F32_AT, U16_AT, slab, F64_STRIDE, F32_STRIDE, U16_STRIDE, U8_STRIDE, U8_AT, COUNT_DAY, COUNT_WEEK, pagesF64, pagesF32, pagesU16, pagesU8 } from './novelty-layout.js';
 import { SLAB_PAGE_BITS, SLAB_PAGE_MASK } from './novelty-slab.js';
 import { unseenContexts, runExcess, rangeDeparture, pushRange, dispersion, profileDeparture } from './novelty-experts.js';
 import { initChunk, resetChunk, restoreChunk, noveltyToJSON } from './novelty-state.js';
@@ -131,14 +132,15 @@ export function touchNovelty(id: number, atSeconds: number): number {
   for (let k = 0; k < F64_SIZE; k += 8) sum += s[sb + k] as number;
   const daySlot = (TIME_MEMO[MEMO_DAY_SLOT] as number) | 0;
   const weekSlot = (TIME_MEMO[MEMO_WEEK_SLOT] as number) | 0;
-  sum += (f[fb + DAY + SLOT_SIZE * daySlot] as number) + (f[fb + WEEK + SLOT_SIZE * weekSlot] as number);
+  const cb = at * U16_STRIDE + U16_AT;
+  sum += (c[cb + P_DAY + P_SLOT * daySlot] as number) + (c[cb + P_WEEK + P_SLOT * weekSlot] as number);
   // the two slots' counts (the Uint8 state)
   const counts = pagesU8[page] as Uint8Array;
   const kb = at * U8_STRIDE + U8_AT;
   sum += (counts[kb + COUNT_DAY + daySlot] as number) + (counts[kb + COUNT_WEEK + weekSlot] as number);
   // the dispersion ring (12 Float32 values), once in use: its two ends (the blocks are read only when one closes)
   if ((s[sb + S_V_COUNT] as number) > 0) sum += (f[fb + V_RING] as number) + (f[fb + V_RING + NOVELTY.dispersionPoints - 1] as number);
-  return sum + (c[at * U16_STRIDE + U16_AT + C_RING] as number);
+  return sum + (c[cb + C_RING] as number);
 }
 
 /**
@@ -178,8 +180,8 @@ export function observeNovelty(id: number, y: number, atSeconds: number, median:
   const weekSlot = (memo[MEMO_WEEK_SLOT] as number) | 0;
   const counts = pagesU8[page] as Uint8Array;
   const kb = at * U8_STRIDE + U8_AT;
-  const dDay = profileDeparture(f, fb + DAY + SLOT_SIZE * daySlot, counts, kb + COUNT_DAY + daySlot, s, sb + S_DAY_DEV, y, rate);
-  const dWeek = profileDeparture(f, fb + WEEK + SLOT_SIZE * weekSlot, counts, kb + COUNT_WEEK + weekSlot, s, sb + S_WEEK_DEV, y, rate);
+  const dDay = profileDeparture(c, cb + P_DAY + P_SLOT * daySlot, counts, kb + COUNT_DAY + daySlot, s, sb + S_DAY_DEV, y, rate);
+  const dWeek = profileDeparture(c, cb + P_WEEK + P_SLOT * weekSlot, counts, kb + COUNT_WEEK + weekSlot, s, sb + S_WEEK_DEV, y, rate);
   const ctxMean = (s[sb + S_CTX_MEAN] as number) + (unseenContexts(c, cb, s, sb, y, i) - (s[sb + S_CTX_MEAN] as number)) / NOVELTY.contextMeanPoints;
   s[sb + S_CTX_MEAN] = ctxMean;
   const dRun = runExcess(s, sb, y);

@@ -5,10 +5,11 @@
  * for NaN and ±Infinity); a restore checks the saved state and starts afresh (warming up) when it
  * is not ours.
  */
-import { NOVELTY, SLOT_MEAN, SLOT_SIZE, DAY, WEEK, F32_SIZE, S_POINTS, S_LAST_X, S_OPEN_MAX, S_OPEN_MIN, S_BLOCKS, S_V_COUNT, S_H_DISP, S_H_DAY, S_H_WEEK, S_LAST_HOLD, S_BLOCK_HEAD, S_Q_MIN, S_Q_MAX, S_CTX_MEAN, S_H_CTX, S_RUN, S_LONGEST_RUN, S_PREV_Y, F64_SAVED, S_CLOSED_MAX, S_CLOSED_MIN, S_CTX_STEADY, C_KEY, C_RING, CTX_SIZE, STATE_VERSION, F32_AT, U16_AT, U8_AT, B_MAX, SLOT_DEV, SLOT_COUNT_MAX, COUNT_DAY, SAVED_SLOT_SIZE, SAVED_PROFILE_VALUES, SAVED_F32_SIZE, slab, F64_STRIDE, F32_STRIDE, U16_STRIDE, U8_STRIDE, pagesF64, pagesF32, pagesU16, pagesU8 } from './novelty-layout.js';
+import { NOVELTY, P_MEAN, P_DEV, P_SLOT, P_DAY, F32_SIZE, S_POINTS, S_LAST_X, S_OPEN_MAX, S_OPEN_MIN, S_BLOCKS, S_V_COUNT, S_H_DISP, S_H_DAY, S_H_WEEK, S_LAST_HOLD, S_BLOCK_HEAD, S_Q_MIN, S_Q_MAX, S_CTX_MEAN, S_H_CTX, S_RUN, S_LONGEST_RUN, S_PREV_Y, F64_SAVED, S_CLOSED_MAX, S_CLOSED_MIN, S_CTX_STEADY, C_KEY, C_RING, CTX_SIZE, STATE_VERSION, F32_AT, U16_AT, U8_AT, B_MAX, SLOT_COUNT_MAX, COUNT_DAY, SAVED_SLOT_SIZE, SAVED_PROFILE_VALUES, SAVED_F32_SIZE, slab, F64_STRIDE, F32_STRIDE, U16_STRIDE, U8_STRIDE, pagesF64, pagesF32, pagesU16, pagesU8 } from './novelty-layout.js';
 import { SLAB_PAGE_BITS, SLAB_PAGE_MASK } from './novelty-slab.js';
 import { closedExtremes } from './novelty-experts.js';
 import { keyOfTag, tagOfKey } from './novelty-contexts.js';
+import { deviationFrom16, deviationTo16, floatFromHalves, setFloatHalves } from '../packed/sixteen-bit.js';
 
 export interface NoveltyState {
   v: typeof STATE_VERSION;
@@ -22,12 +23,12 @@ export interface NoveltyState {
 
 /** a fresh state in chunk `id`, which the slab has just zeroed */
 export function initChunk(id: number): void {
-  const f = pagesF32[id >>> SLAB_PAGE_BITS] as Float32Array;
+  const p = pagesU16[id >>> SLAB_PAGE_BITS] as Uint16Array;
   const s = pagesF64[id >>> SLAB_PAGE_BITS] as Float64Array;
-  const fb = (id & SLAB_PAGE_MASK) * F32_STRIDE + F32_AT;
+  const pb = (id & SLAB_PAGE_MASK) * U16_STRIDE + U16_AT + P_DAY;
   const sb = (id & SLAB_PAGE_MASK) * F64_STRIDE;
-  for (let k = 0; k < NOVELTY.daySlots; k += 1) f[fb + DAY + SLOT_SIZE * k + SLOT_MEAN] = NaN;
-  for (let k = 0; k < NOVELTY.weekSlots; k += 1) f[fb + WEEK + SLOT_SIZE * k + SLOT_MEAN] = NaN;
+  // every slot's mean NaN (none yet), the day's and the week's (the week's slots follow the day's)
+  for (let k = 0; k < NOVELTY.daySlots + NOVELTY.weekSlots; k += 1) setFloatHalves(p, pb + P_SLOT * k + P_MEAN, NaN);
   s[sb + S_LAST_X] = NaN;
   s[sb + S_OPEN_MAX] = -Infinity;
   s[sb + S_OPEN_MIN] = Infinity;
@@ -55,39 +56,50 @@ export function resetChunk(id: number): void {
 
 /**
  * The Float32 state of chunk `id` as saved: each profile slot as (mean, deviation, count), its
- * count from the Uint8 state, then the range blocks and the dispersion ring
+ * mean and deviation from the Uint16 state (the deviation's 16 bits as a float: exact), its count
+ * from the Uint8 state, then the range blocks and the dispersion ring
  */
 function savedProfiles(id: number): Float32Array {
   const f = pagesF32[id >>> SLAB_PAGE_BITS] as Float32Array;
+  const p = pagesU16[id >>> SLAB_PAGE_BITS] as Uint16Array;
   const counts = pagesU8[id >>> SLAB_PAGE_BITS] as Uint8Array;
   const fb = (id & SLAB_PAGE_MASK) * F32_STRIDE + F32_AT;
+  const pb = (id & SLAB_PAGE_MASK) * U16_STRIDE + U16_AT + P_DAY;
   const kb = (id & SLAB_PAGE_MASK) * U8_STRIDE + U8_AT;
   const saved = new Float32Array(SAVED_F32_SIZE);
   const slots = NOVELTY.daySlots + NOVELTY.weekSlots;
   // the week's slots follow the day's in both layouts
   for (let k = 0; k < slots; k += 1) {
-    saved[SAVED_SLOT_SIZE * k] = f[fb + DAY + SLOT_SIZE * k + SLOT_MEAN] as number;
-    saved[SAVED_SLOT_SIZE * k + 1] = f[fb + DAY + SLOT_SIZE * k + SLOT_DEV] as number;
+    saved[SAVED_SLOT_SIZE * k] = floatFromHalves(p, pb + P_SLOT * k + P_MEAN);
+    saved[SAVED_SLOT_SIZE * k + 1] = deviationFrom16(p[pb + P_SLOT * k + P_DEV] as number);
     saved[SAVED_SLOT_SIZE * k + 2] = counts[kb + COUNT_DAY + k] as number;
   }
   saved.set(f.subarray(fb + B_MAX, fb + F32_SIZE), SAVED_PROFILE_VALUES);
   return saved;
 }
 
-/** writes the saved Float32 state `bytes` into chunk `id` (savedProfiles' form): false when a count is not one */
+/**
+ * Writes the saved Float32 state `bytes` into chunk `id` (savedProfiles' form), each deviation
+ * rounded to its 16 bits (a state saved before they were 16 bits loses their lower bits, at most
+ * 0.2 % of each): false when a count is not one, or a deviation is negative or NaN
+ */
 function restoreProfiles(id: number, bytes: Buffer): boolean {
   const saved = new Float32Array(SAVED_F32_SIZE);
   new Uint8Array(saved.buffer).set(bytes);
   const f = pagesF32[id >>> SLAB_PAGE_BITS] as Float32Array;
+  const p = pagesU16[id >>> SLAB_PAGE_BITS] as Uint16Array;
   const counts = pagesU8[id >>> SLAB_PAGE_BITS] as Uint8Array;
   const fb = (id & SLAB_PAGE_MASK) * F32_STRIDE + F32_AT;
+  const pb = (id & SLAB_PAGE_MASK) * U16_STRIDE + U16_AT + P_DAY;
   const kb = (id & SLAB_PAGE_MASK) * U8_STRIDE + U8_AT;
   const slots = NOVELTY.daySlots + NOVELTY.weekSlots;
   for (let k = 0; k < slots; k += 1) {
     const count = saved[SAVED_SLOT_SIZE * k + 2] as number;
     if (!(Number.isInteger(count) && count >= 0 && count <= SLOT_COUNT_MAX)) return false;
-    f[fb + DAY + SLOT_SIZE * k + SLOT_MEAN] = saved[SAVED_SLOT_SIZE * k] as number;
-    f[fb + DAY + SLOT_SIZE * k + SLOT_DEV] = saved[SAVED_SLOT_SIZE * k + 1] as number;
+    const dev = saved[SAVED_SLOT_SIZE * k + 1] as number;
+    if (!(dev >= 0)) return false;
+    setFloatHalves(p, pb + P_SLOT * k + P_MEAN, saved[SAVED_SLOT_SIZE * k] as number);
+    p[pb + P_SLOT * k + P_DEV] = deviationTo16(dev);
     counts[kb + COUNT_DAY + k] = count;
   }
   f.set(saved.subarray(SAVED_PROFILE_VALUES), fb + B_MAX);
