@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { MODEL_NAMES, SeriesEnsemble } from '../../../api-server/src/analysis/ensemble/index.js';
 import { ariPhi, ariUpdate, ariUsable, ewmaUpdate, hwPredict, hwUpdate, hwUsable, levinsonDurbin, madPredict, madUpdate, madUsable } from '../../../api-server/src/analysis/ensemble/models.js';
-import { EWMA_LEVEL, STAGES, floatView, layoutOf, newSeriesMemory, positionsView } from '../../../api-server/src/analysis/ensemble/series-memory.js';
+import { EWMA_LEVEL, STAGES, layoutOf, newSeriesMemory, positionsView } from '../../../api-server/src/analysis/ensemble/series-memory.js';
+import { floatView } from '../../support/series-memory-views.js';
 
 /** a series' memory at its last stage (room for every window), and that stage's layout */
 function fullMemory(): { d: Float64Array; u: Uint16Array; layout: ReturnType<typeof layoutOf> } {

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { SeriesEnsemble } from '../../../api-server/src/analysis/ensemble/series-ensemble.js';
-import { STAGES, floatView, layoutOf, memoryFloat, newSeriesMemory, positionsView, setMemoryFloat } from '../../../api-server/src/analysis/ensemble/series-memory.js';
+import { STAGES, layoutOf, memoryFloat, newSeriesMemory, positionsView, setMemoryFloat } from '../../../api-server/src/analysis/ensemble/series-memory.js';
+import { floatView } from '../../support/series-memory-views.js';
 import { detectPoint } from '../../../api-server/src/analysis/anomaly/series-detectors.js';
 import { allocateNovelty, releaseNovelty } from '../../../api-server/src/analysis/anomaly/novelty-score.js';
 

@@ -120,7 +120,7 @@ export interface StageLayout {
    * before its value, so that the ring is (x, y) pairs the stable line reads as its points)
    */
   readonly recentX: number;
-  /** Holt-Winters' season, a float element of the memory (floatView's; read and written with memoryFloat, setMemoryFloat) */
+  /** Holt-Winters' season, a float element of the memory (bytes 4i to 4i + 3; read and written with memoryFloat, setMemoryFloat) */
   readonly season: number;
   /** the models' residual blocks (error-slots.ts): one for the 16-point stage, six from the 300 stage */
   readonly errorBlocks: number;
@@ -215,16 +215,7 @@ function shareLinePoints(d: Float64Array, layout: StageLayout): void {
 const LINES = [STABLE_LINE, BURST_LINE] as const;
 
 /**
- * The memory seen as floats (the season's elements: StageLayout.season). A series keeps no such
- * view: it reads and writes its floats through its Uint16 view (memoryFloat, setMemoryFloat),
- * one V8 object fewer a series (docs/memory.md); tests read the season through this one.
- */
-export function floatView(d: Float64Array): Float32Array {
-  return new Float32Array(d.buffer, d.byteOffset, d.length * 2);
-}
-
-/**
- * Float element `i` of the memory (floatView(d)[i]), read through its Uint16 view `u`
+ * Float element `i` of the memory (its bytes 4i to 4i + 3), read through its Uint16 view `u`
  * (positionsView): its two halves (packed/sixteen-bit.ts), bit for bit the float a Float32Array
  * would read there.
  */
