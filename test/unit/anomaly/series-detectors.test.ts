@@ -99,7 +99,8 @@ describe('anomaly detectors (analytics.md §5.6)', () => {
             const y = level * (1 + 0.3 * Math.sin((2 * Math.PI * i) / 240) + 0.05 * (next() - 0.5)) + (next() < 0.02 ? level * (next() - 0.5) : 0);
             e.observe(y, i * 15);
             const usable = e.seasonalUsableBefore;
-            const residual = y - e.seasonalForecastBefore;
+            // the residual of the value as the series keeps it (a float)
+            const residual = e.storedValue(y) - e.seasonalForecastBefore;
             const out = d.observe(y, i * 15);
             if (!usable) {
               expect(out.methodScores.seasonal).to.equal(0);

@@ -6,7 +6,8 @@ import { ARI_LAST, BURST_LINE, BURST_POINTS, STABLE_LINE, STABLE_POINTS, STAGES,
 import { floatView } from '../../support/series-memory-views.js';
 import type { SeriesEnsemble } from '../../../api-server/src/analysis/ensemble/series-ensemble.js';
 import { lineXBase } from '../../../api-server/src/analysis/regression/line-times.js';
-import { SORTED_META, sortedAt, sortedMiddleAt, sortedNextRingAt, sortedPush } from '../../../api-server/src/analysis/ensemble/sorted-slots.js';
+import { SORTED_META, sortedAt, sortedMedian, sortedMedianAbsDeviation, sortedMiddleAt, sortedNextRingAt, sortedPush, sortedUseFloats } from '../../../api-server/src/analysis/ensemble/sorted-slots.js';
+import { floatFromHalves } from '../../../api-server/src/analysis/packed/sixteen-bit.js';
 import { NO_TIMES, lineNextPointAt, linePush, lineRegion } from '../../../api-server/src/analysis/regression/line-slots.js';
 import { SeriesSet } from '../../../api-server/src/analysis/series/series-set.js';
 import { AnalysisCoreImpl } from '../../../api-server/src/analysis/analysis-core.js';
@@ -72,10 +73,40 @@ describe('prefetch: the next element of each window is where the next push write
           expect(Object.is(left, sortedPush(plain, 0, ring, plainRanks, 0, capacity, v))).to.equal(true);
           expect(wide[next]).to.equal(v);
           const n = plain[1]!;
-          for (let k = 0; k < n; k++) expect(sortedAt(wide, 0, ring, capacity, k, 2)).to.equal(sortedAt(plain, 0, ring, capacity, k));
+          for (let k = 0; k < n; k++) expect(sortedAt(wide, 0, ring, wideRanks, capacity, k, 2)).to.equal(sortedAt(plain, 0, ring, plainRanks, capacity, k));
           // the same ranks, each a slot's offset: twice as far with a stride of 2
           expect(Array.from(wideRanks.subarray(0, n))).to.deep.equal(Array.from(plainRanks.subarray(0, n), (at) => 2 * at));
           for (let k = 0; k < capacity; k++) expect(wide[ring + 2 * k + 1]).to.equal(-k - 0.5);
+        }
+      }),
+    );
+  });
+
+  it('sorted window of floats: the same window as of doubles for float values, in half the bytes (property)', () => {
+    const floatValue = fc.float({ noNaN: true, noDefaultInfinity: true, min: Math.fround(-1e30), max: Math.fround(1e30) });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 12 }), fc.array(floatValue, { minLength: 1, maxLength: 60, size: 'max' }), fc.double({ min: -1e30, max: 1e30, noNaN: true }), (capacity, values, center) => {
+        const ring = SORTED_META;
+        const plain = new Float64Array(ring + capacity);
+        const plainRanks = new Uint16Array(capacity);
+        // the floats after the scalars (float element 2 * ring on), the positions after them, in one memory
+        const floatSlots = Math.ceil(capacity / 2);
+        const memory = new Float64Array(ring + floatSlots + Math.ceil(capacity / 4));
+        const halves = new Uint16Array(memory.buffer);
+        const floatRing = 2 * ring;
+        const sorted = 4 * (ring + floatSlots);
+        sortedUseFloats(memory, 0, true);
+        for (const v of values) {
+          const next = sortedNextRingAt(memory, 0, floatRing, capacity);
+          const left = sortedPush(memory, 0, floatRing, halves, sorted, capacity, v);
+          expect(Object.is(left, sortedPush(plain, 0, ring, plainRanks, 0, capacity, v))).to.equal(true);
+          expect(Object.is(floatFromHalves(halves, 2 * next), v)).to.equal(true);
+          const n = plain[1]!;
+          for (let k = 0; k < n; k++) expect(Object.is(sortedAt(memory, 0, floatRing, halves, capacity, k), sortedAt(plain, 0, ring, plainRanks, capacity, k))).to.equal(true);
+          expect(sortedMedian(memory, 0, floatRing, halves, sorted)).to.equal(sortedMedian(plain, 0, ring, plainRanks, 0));
+          expect(sortedMedianAbsDeviation(memory, 0, floatRing, halves, sorted, center)).to.equal(sortedMedianAbsDeviation(plain, 0, ring, plainRanks, 0, center));
+          // ranks equal by value (equal values may be in another order)
+          for (let k = 0; k < n; k++) expect(floatFromHalves(halves, 2 * (floatRing + halves[sorted + k]!))).to.equal(plain[ring + plainRanks[k]!]);
         }
       }),
     );
@@ -105,11 +136,12 @@ describe('prefetch: the next element of each window is where the next push write
     const f = floatView(d);
     const layout = STAGES[STAGES.length - 1]!;
     for (let p = 0; p < 700; p++) {
-      const y = 10 + Math.sin(p / 7) * 3 + p * 0.013;
+      // the value window keeps floats (value-precision.ts): a series passes its values so rounded
+      const y = Math.fround(10 + Math.sin(p / 7) * 3 + p * 0.013);
       const last = d[ARI_LAST]!;
       madUpdate(d, positionsView(d), layout, y);
-      ariUpdate(d, layout, y);
-      expect(ariNewestDiff(d, layout)).to.equal(p > 0 ? y - last : 0);
+      ariUpdate(d, positionsView(d), layout, y);
+      expect(ariNewestDiff(d, positionsView(d), layout)).to.equal(p > 0 ? y - last : 0);
       const season = hwSeasonNextAt(d, layout);
       const before = Float32Array.from(f);
       hwUpdate(d, positionsView(d), layout, y);
@@ -131,7 +163,8 @@ describe("prefetch: a full line's next point is its oldest, and timeElementOf na
     const at = lineNextPointAt(d, line, capacity);
     const t = timeElementOf(layout, at);
     const offset = layout.timeHalves === 1 ? e.positions[t]! : e.positions[t]! + 65_536 * e.positions[t + 1]!;
-    return [lineXBase(d, line) + offset, d[at]!];
+    // the value: a float of the memory (its element `at`, read through its halves)
+    return [lineXBase(d, line) + offset, floatFromHalves(e.positions, 2 * at)];
   };
 
   it('the stable and burst lines, 16-bit offsets through a rebase and 32-bit ones after a gap (property)', () => {
@@ -147,7 +180,7 @@ describe("prefetch: a full line's next point is its oldest, and timeElementOf na
           const y = Math.sin(i * seed) * 100 + i;
           set.observe('cpu', y, x);
           xs.push(x);
-          ys.push(y);
+          ys.push(Math.fround(y));
         }
         const e = set.ensemble('cpu')!;
         // the gap of 100 000 s is inside the window only while its first point is

@@ -170,14 +170,14 @@ describe('zero fixed point: each shortcut against the update it replaces', () =>
     const d = newSeriesMemory(STAGES.length - 1);
     for (let k = 0; k < SEASON + 2 * ARI_DIFFS; k += 1) {
       madUpdate(d, positionsView(d), layout, 0);
-      ariUpdate(d, layout, 0);
+      ariUpdate(d, positionsView(d), layout, 0);
       hwUpdate(d, positionsView(d), layout, 0);
     }
     for (let k = 0; k < 25; k += 1) {
       // the value window takes the +0 in both (the window's update is not ARI's)
       madUpdate(d, positionsView(d), layout, 0);
       const full = d.slice();
-      ariUpdate(full, layout, 0);
+      ariUpdate(full, positionsView(full), layout, 0);
       hwUpdate(full, positionsView(full), layout, 0);
       ariUpdateAtZero(d);
       hwUpdateAtZero(d);

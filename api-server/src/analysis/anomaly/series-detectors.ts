@@ -42,6 +42,7 @@ import {
   VALUE_META,
   layoutOf,
   timeElementOf,
+  touchValue,
 } from '../ensemble/series-memory.js';
 import { sortedCount, sortedMedian, sortedMedianAbsDeviation, sortedZeroDeviation } from '../ensemble/sorted-slots.js';
 import { atZeroPoint } from '../ensemble/zero-point.js';
@@ -130,7 +131,7 @@ export function touchDetectorLines(ensemble: SeriesEnsemble): number {
   const layout = layoutOf(d);
   // the line's scalars may straddle two cache lines: both ends
   const oldest = lineNextPointAt(d, BURST_LINE, BURST_POINTS);
-  let sum = (d[BURST_LINE] as number) + (d[BURST_LINE + LINE_POINTS - 1] as number) + (d[oldest] as number);
+  let sum = (d[BURST_LINE] as number) + (d[BURST_LINE + LINE_POINTS - 1] as number) + touchValue(d, ensemble.positions, layout, oldest);
   // the oldest point's time, which the line's removal reads (not in the WIDE stage, where it is beside its value)
   if (layout.times >= 0) sum += ensemble.positions[timeElementOf(layout, oldest)] as number;
   // the residual blocks exist from the 256-point stage on: the block the next residual goes to
@@ -174,10 +175,13 @@ export class SeriesDetectors {
   /** the novelty score's chunk, as the one entry of the array given back when this is collected */
   private readonly novelty: number[];
 
-  /** `ensemble`: the series' ensemble, observed by the owner before each observe here */
-  constructor(ensemble?: SeriesEnsemble) {
+  /**
+   * `ensemble`: the series' ensemble, observed by the owner before each observe here unless `owns`
+   * (a standalone detector's own, which each observe here feeds first)
+   */
+  constructor(ensemble?: SeriesEnsemble, owns = ensemble === undefined) {
     this.base = ensemble ?? new SeriesEnsemble();
-    this.ownsBase = ensemble === undefined;
+    this.ownsBase = owns;
     this.novelty = [allocateNovelty()];
     releaseWithOwner(this, this.novelty);
   }
@@ -230,7 +234,7 @@ export class SeriesDetectors {
    * continues from its saved state (the replay does not feed it twice).
    */
   static fromJSON(state: unknown): SeriesDetectors {
-    const d = new SeriesDetectors();
+    const d = new SeriesDetectors(SeriesEnsemble.forSaved(state), true);
     for (const [x, y] of replayPoints(state)) d.observe(y, x);
     const saved = typeof state === 'object' && state !== null ? (state as { novelty?: unknown }).novelty : undefined;
     return d.withNovelty(saved);
@@ -241,16 +245,19 @@ export class SeriesDetectors {
  * The §5.6 methods and the novelty score on the point `base` (the series' ensemble) has just
  * observed, the novelty state in chunk `novelty` (NO_NOVELTY: no novelty score, 0): the firings
  * (a shared empty array when none fired, else a fresh array the caller may keep); the method
- * scores are left in LAST_SCORES. Non-finite input: nothing, no firings.
+ * scores are left in LAST_SCORES. Non-finite input: nothing, no firings. The methods read the
+ * value as the series keeps it (SeriesEnsemble.storedValue: a float unless it keeps doubles); a
+ * firing reports the value as given.
  */
-export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xSeconds: number, atSeconds: number): readonly Firing[] {
+export function detectPoint(base: SeriesEnsemble, novelty: number, given: number, xSeconds: number, atSeconds: number): readonly Firing[] {
   const scores = LAST_SCORES;
   scores[ZSCORE] = 0;
   scores[MAD] = 0;
   scores[SEASONAL] = 0;
   scores[CA_ILR] = 0;
   scores[NOVELTY_AT] = 0;
-  if (!Number.isFinite(y) || !Number.isFinite(xSeconds)) return NO_FIRINGS;
+  if (!Number.isFinite(given) || !Number.isFinite(xSeconds)) return NO_FIRINGS;
+  const y = base.storedValue(given);
   // the ensemble's memory after its observe: the value window, Holt-Winters' forecast, the
   // stable line, and the detectors' own sums, residual blocks and burst line
   const d = base.memory;
@@ -277,7 +284,7 @@ export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xS
     const sigma = Math.sqrt(Math.max(0, sumSq / n - mu * mu));
     const z = Math.abs(y - mu) / (sigma + 1e-10);
     if (sigma > 1e-9) scores[ZSCORE] = z;
-    if (sigma > 1e-9 && z > THRESHOLD) (firings ??= []).push({ method: 'zscore', value: y, expected: mu, score: (y - mu) / (sigma + 1e-10) });
+    if (sigma > 1e-9 && z > THRESHOLD) (firings ??= []).push({ method: 'zscore', value: given, expected: mu, score: (y - mu) / (sigma + 1e-10) });
     // at the zero fixed point every value of the window is +0: so are the median and the deviation
     const atZero = atZeroPoint(d, y);
     const med = atZero ? 0 : sortedMedian(d, VALUE_META, layout.valueRing, u, layout.valueSorted);
@@ -286,7 +293,7 @@ export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xS
     if (madSigma >= 1e-10) {
       const m = Math.abs(y - med) / madSigma;
       scores[MAD] = m;
-      if (m > THRESHOLD) (firings ??= []).push({ method: 'mad', value: y, expected: med, score: m });
+      if (m > THRESHOLD) (firings ??= []).push({ method: 'mad', value: given, expected: med, score: m });
     }
   }
 
@@ -308,7 +315,7 @@ export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xS
     if (sigma >= 1e-10 && errorPoints(d, RES_STATS) >= 10) {
       const s = Math.abs(residual) / sigma;
       scores[SEASONAL] = s;
-      if (s > THRESHOLD) (firings ??= []).push({ method: 'seasonal', value: y, expected, score: s });
+      if (s > THRESHOLD) (firings ??= []).push({ method: 'seasonal', value: given, expected, score: s });
     }
   }
 
@@ -329,6 +336,6 @@ export function detectPoint(base: SeriesEnsemble, novelty: number, y: number, xS
     scores[k] = raw > 0 && raw < Number.POSITIVE_INFINITY ? raw / (raw + THRESHOLD) : 0;
   }
   scores[NOVELTY_AT] = score;
-  if (score >= NOVELTY_FIRES_AT) (firings ??= []).push({ method: 'novelty', value: y, expected: median, score });
+  if (score >= NOVELTY_FIRES_AT) (firings ??= []).push({ method: 'novelty', value: given, expected: median, score });
   return firings ?? NO_FIRINGS;
 }

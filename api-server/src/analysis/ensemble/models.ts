@@ -5,7 +5,7 @@
  * (SeriesEnsemble) before it reaches a model.
  */
 import { lineCount, linePredict, linePush, lineSlope } from '../regression/line-slots.js';
-import { sortedAt, sortedCount, sortedMedian, sortedPush, sortedSlotOf } from './sorted-slots.js';
+import { sortedAt, sortedCount, sortedMedian, sortedPush, sortedSlotOf, sortedSlotValue } from './sorted-slots.js';
 import {
   ARI_DIFFS,
   ARI_LAST,
@@ -62,19 +62,19 @@ function ariCount(d: Float64Array): number {
   return Math.min(sortedCount(d, VALUE_META) - 1, ARI_DIFFS);
 }
 /** the difference j places before the newest (0: the newest), j < ariCount */
-function ariDiffBack(d: Float64Array, layout: StageLayout, j: number): number {
+function ariDiffBack(d: Float64Array, u: Uint16Array, layout: StageLayout, j: number): number {
   const newest = sortedCount(d, VALUE_META) - 1 - j;
   const { valueRing, valueStride } = layout;
-  return sortedAt(d, VALUE_META, valueRing, VALUE_POINTS, newest, valueStride) - sortedAt(d, VALUE_META, valueRing, VALUE_POINTS, newest - 1, valueStride);
+  return sortedAt(d, VALUE_META, valueRing, u, VALUE_POINTS, newest, valueStride) - sortedAt(d, VALUE_META, valueRing, u, VALUE_POINTS, newest - 1, valueStride);
 }
 /** y pushed to the value window first (madUpdate) */
-export function ariUpdate(d: Float64Array, layout: StageLayout, y: number): void {
+export function ariUpdate(d: Float64Array, u: Uint16Array, layout: StageLayout, y: number): void {
   if (!Number.isNaN(d[ARI_LAST] as number)) {
     const count = ariCount(d);
     const sinceFit = (d[ARI_SINCE_FIT] as number) + 1;
     d[ARI_SINCE_FIT] = sinceFit;
     if (count >= 8 && (sinceFit >= 10 || count === 8)) {
-      ariFit(d, layout, count);
+      ariFit(d, u, layout, count);
       d[ARI_SINCE_FIT] = 0;
     }
   }
@@ -94,29 +94,29 @@ export function ariUsable(d: Float64Array): boolean {
   return ariCount(d) >= 10;
 }
 /** the newest difference (+0 before there is one) */
-export function ariNewestDiff(d: Float64Array, layout: StageLayout): number {
-  return ariCount(d) > 0 ? ariDiffBack(d, layout, 0) : 0;
+export function ariNewestDiff(d: Float64Array, u: Uint16Array, layout: StageLayout): number {
+  return ariCount(d) > 0 ? ariDiffBack(d, u, layout, 0) : 0;
 }
 
 /** over the last n differences, n >= 8 */
-function ariFit(d: Float64Array, layout: StageLayout, n: number): void {
+function ariFit(d: Float64Array, u: Uint16Array, layout: StageLayout, n: number): void {
   const ring = layout.valueRing;
   const stride = layout.valueStride;
   // r_k = sum over i >= k of x_i x_{i-k}, for k = 0..3, in one pass over the differences (x_i: the
   // i-th oldest, its value's ring slot advanced in place); each sum adds the same products in the
   // same order as a pass per lag would, from 0 (0 + -0 is +0, as before).
   let slot = sortedSlotOf(d, VALUE_META, VALUE_POINTS, sortedCount(d, VALUE_META) - 1 - n);
-  let previous = d[ring + slot * stride] as number;
+  let previous = sortedSlotValue(d, VALUE_META, ring, u, slot, stride);
   slot = slot + 1 === VALUE_POINTS ? 0 : slot + 1;
-  let value = d[ring + slot * stride] as number;
+  let value = sortedSlotValue(d, VALUE_META, ring, u, slot, stride);
   const x0 = value - previous;
   previous = value;
   slot = slot + 1 === VALUE_POINTS ? 0 : slot + 1;
-  value = d[ring + slot * stride] as number;
+  value = sortedSlotValue(d, VALUE_META, ring, u, slot, stride);
   const x1 = value - previous;
   previous = value;
   slot = slot + 1 === VALUE_POINTS ? 0 : slot + 1;
-  value = d[ring + slot * stride] as number;
+  value = sortedSlotValue(d, VALUE_META, ring, u, slot, stride);
   const x2 = value - previous;
   previous = value;
   let s0 = 0;
@@ -134,7 +134,7 @@ function ariFit(d: Float64Array, layout: StageLayout, n: number): void {
   let back3 = x0;
   for (let i = 3; i < n; i += 1) {
     slot = slot + 1 === VALUE_POINTS ? 0 : slot + 1;
-    value = d[ring + slot * stride] as number;
+    value = sortedSlotValue(d, VALUE_META, ring, u, slot, stride);
     const x = value - previous;
     previous = value;
     s0 += x * x;
@@ -155,12 +155,12 @@ function ariFit(d: Float64Array, layout: StageLayout, n: number): void {
   if (!levinsonDurbinInto(RHO, 3, PHI, PHI_PREVIOUS)) return;
   if (Math.abs(PHI[0] as number) + Math.abs(PHI[1] as number) + Math.abs(PHI[2] as number) < 1) d.set(PHI, ARI_PHI);
 }
-export function ariPredict(d: Float64Array, layout: StageLayout, h: number): number {
+export function ariPredict(d: Float64Array, u: Uint16Array, layout: StageLayout, h: number): number {
   const steps = Math.min(Math.max(1, h), 20);
   const count = ariCount(d);
-  let r0 = count > 0 ? ariDiffBack(d, layout, 0) : 0;
-  let r1 = count > 1 ? ariDiffBack(d, layout, 1) : 0;
-  let r2 = count > 2 ? ariDiffBack(d, layout, 2) : 0;
+  let r0 = count > 0 ? ariDiffBack(d, u, layout, 0) : 0;
+  let r1 = count > 1 ? ariDiffBack(d, u, layout, 1) : 0;
+  let r2 = count > 2 ? ariDiffBack(d, u, layout, 2) : 0;
   const p0 = d[ARI_PHI] as number;
   const p1 = d[ARI_PHI + 1] as number;
   const p2 = d[ARI_PHI + 2] as number;
@@ -315,7 +315,7 @@ export function modelPredict(d: Float64Array, u: Uint16Array, layout: StageLayou
     case CA_ILR:
       return caIlrPredict(d, h);
     case ARIMA:
-      return ariPredict(d, layout, h);
+      return ariPredict(d, u, layout, h);
     case HOLT_WINTERS:
       return hwPredict(d, u, layout, h);
     case MAD:

@@ -8,3 +8,8 @@ export function replayPoints(state: unknown): [number, number][] {
     (p): p is [number, number] => Array.isArray(p) && p.length === 2 && Number.isFinite(p[0]) && Number.isFinite(p[1]),
   );
 }
+
+/** whether a persisted series kept its values as doubles (`doubles: true`; series-ensemble.ts), so that its replay does too */
+export function replayKeepsDoubles(state: unknown): boolean {
+  return typeof state === 'object' && state !== null && (state as { doubles?: unknown }).doubles === true;
+}

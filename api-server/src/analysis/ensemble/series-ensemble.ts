@@ -12,8 +12,11 @@
  * read the value window, Holt-Winters' forecast made before the update and the stable line there
  * after each observe instead of keeping copies.
  *
- * Persistence replays the last 300 points (`toJSON`/`fromJSON`), which rebuilds every window
- * exactly; only Holt-Winters' longer memory is approximated. Non-finite input is ignored.
+ * Its values are kept as floats (the models, detectors and novelty score see y so rounded:
+ * storedValue), or as given once they need doubles (value-precision.ts; the WIDE stage).
+ * Persistence replays the last 300 points (`toJSON`/`fromJSON`, with whether they are doubles),
+ * which rebuilds every window exactly; only Holt-Winters' longer memory is approximated.
+ * Non-finite input is ignored.
  */
 import { LineView, type LineHost, type RegressionLine } from '../regression/sliding-regression.js';
 import { LINE_POINTS, lineNextPointAt } from '../regression/line-slots.js';
@@ -21,7 +24,8 @@ import { errorBlockStride, errorNextAt, errorPush, errorPushZeros, errorSigma } 
 import { confidenceOf, reweigh } from './model-weights.js';
 import { atZeroPoint, countZeroRun, zeroPointReached } from './zero-point.js';
 import { sortedAt, sortedCount, sortedMiddleAt, sortedNextRingAt } from './sorted-slots.js';
-import { replayPoints } from './replay-points.js';
+import { replayKeepsDoubles, replayPoints } from './replay-points.js';
+import { needsDoubles } from './value-precision.js';
 import {
   ariPredict,
   ariUpdate,
@@ -60,12 +64,16 @@ import {
   POINTS,
   RES_ZERO_RUN,
   STABLE_LINE,
+  STAGE,
   STABLE_POINTS,
   VALUE_META,
   VALUE_POINTS,
   WEIGHTS,
+  WIDE,
   ZERO_RUN,
   memoryFloat,
+  touchValue,
+  widenSeriesMemory,
   growSeriesMemory,
   positionsView,
   layoutOf,
@@ -96,6 +104,8 @@ export interface ForecastOutput {
 
 export interface EnsembleState {
   points: [number, number][];
+  /** the series keeps its values as doubles (its memory is at the WIDE stage); absent: as floats */
+  doubles?: true;
 }
 
 export class SeriesEnsemble implements LineHost {
@@ -111,6 +121,16 @@ export class SeriesEnsemble implements LineHost {
   constructor(stage = 0) {
     this.d = newSeriesMemory(stage);
     this.u = positionsView(this.d);
+  }
+
+  /** an empty ensemble to replay a saved one's points into: at the WIDE stage when it kept doubles */
+  static forSaved(state: unknown): SeriesEnsemble {
+    return new SeriesEnsemble(replayKeepsDoubles(state) ? WIDE : 0);
+  }
+
+  /** the value kept for y, which the detectors read after observe(y): y rounded to a float, or y at the WIDE stage */
+  storedValue(y: number): number {
+    return (this.d[STAGE] as number) === WIDE ? y : Math.fround(y);
   }
 
   /** the series' memory (replaced by a larger one as its windows grow) */
@@ -132,6 +152,12 @@ export class SeriesEnsemble implements LineHost {
     if (needsGrowth(this.d)) this.replaceMemory(growSeriesMemory(this.d));
     // a time the offsets cannot hold (series-memory.ts): 32-bit offsets, or the times as doubles
     while (!timeFits(this.d, this.u, xSeconds)) this.replaceMemory(loosenTimes(this.d, this.u));
+    // the value as the series keeps it: a float, unless it must keep doubles from now on (value-precision.ts)
+    const given = y;
+    if ((this.d[STAGE] as number) !== WIDE) {
+      if (needsDoubles(this.d, y)) this.replaceMemory(widenSeriesMemory(this.d, this.u));
+      else y = Math.fround(y);
+    }
     const d = this.d;
     const layout = layoutOf(d);
     const u = this.u;
@@ -139,7 +165,7 @@ export class SeriesEnsemble implements LineHost {
     // every usable model's one-step forecast, made once before learning y (written out: no
     // dispatch on the model per point)
     d[ONE_STEP + CA_ILR] = caIlrUsable(d) ? caIlrPredict(d, 1) : Number.NaN;
-    d[ONE_STEP + ARIMA] = ariUsable(d) ? ariPredict(d, layout, 1) : Number.NaN;
+    d[ONE_STEP + ARIMA] = ariUsable(d) ? ariPredict(d, u, layout, 1) : Number.NaN;
     d[ONE_STEP + HOLT_WINTERS] = hwUsable(d) ? hwPredict(d, u, layout, 1) : Number.NaN;
     d[ONE_STEP + MAD] = madUsable(d) ? madPredict(d, u, layout) : Number.NaN;
     d[ONE_STEP + EWMA] = ewmaUsable(d) ? (d[EWMA_LEVEL] as number) : Number.NaN;
@@ -155,10 +181,10 @@ export class SeriesEnsemble implements LineHost {
     // writes this point's time in the times' ring (series-memory.ts)
     d[EVICTED] = madUpdate(d, u, layout, y);
     caIlrUpdate(d, u, y, xSeconds);
-    ariUpdate(d, layout, y);
+    ariUpdate(d, u, layout, y);
     hwUpdate(d, u, layout, y);
     ewmaUpdate(d, y);
-    d[LAST_Y] = y;
+    d[LAST_Y] = given;
     d[POINTS] = points + 1;
     if ((points + 1) % 4 === 0) reweigh(d, layout.errorBlocks);
     countZeroRun(d, u, layout, y);
@@ -200,10 +226,10 @@ export class SeriesEnsemble implements LineHost {
     for (let i = 0; i < ARI_PHI + 3; i += 8) sum += d[i] as number;
     // the line's scalars may straddle two cache lines: both ends
     const oldest = lineNextPointAt(d, STABLE_LINE, STABLE_POINTS);
-    sum += (d[STABLE_LINE] as number) + (d[STABLE_LINE + LINE_POINTS - 1] as number) + (d[oldest] as number);
+    sum += (d[STABLE_LINE] as number) + (d[STABLE_LINE + LINE_POINTS - 1] as number) + touchValue(d, this.u, layout, oldest);
     // the next value (its time beside it in the WIDE stage)
     const next = sortedNextRingAt(d, VALUE_META, layout.valueRing, VALUE_POINTS, layout.valueStride);
-    sum += d[next] as number;
+    sum += touchValue(d, this.u, layout, next);
     // their times' slots: the next point's and the stable line's oldest, which its removal reads (not in the WIDE stage)
     if (layout.times >= 0) sum += (this.u[timeElementOf(layout, next)] as number) + (this.u[timeElementOf(layout, oldest)] as number);
     // the residual block the next point writes (its counts at the zero fixed point): 128 bytes, up to three lines
@@ -214,7 +240,7 @@ export class SeriesEnsemble implements LineHost {
     // at the zero fixed point a next +0 reads none of the rest (zero-point.ts)
     if (zeroPointReached(d)) return sum;
     // the middle rank's position, then the value it names
-    sum += (d[layout.valueRing + (this.u[sortedMiddleAt(d, VALUE_META, layout.valueSorted)] as number)] as number);
+    sum += touchValue(d, this.u, layout, layout.valueRing + (this.u[sortedMiddleAt(d, VALUE_META, layout.valueSorted)] as number));
     sum += memoryFloat(this.u, hwSeasonNextAt(d, layout));
     return sum;
   }
@@ -321,13 +347,13 @@ export class SeriesEnsemble implements LineHost {
     const total = d[POINTS] as number;
     const points: [number, number][] = [];
     for (let k = 0; k < n; k += 1) {
-      points.push([ringTime(d, this.u, (total - n + k) % VALUE_POINTS), sortedAt(d, VALUE_META, layout.valueRing, VALUE_POINTS, k, layout.valueStride)]);
+      points.push([ringTime(d, this.u, (total - n + k) % VALUE_POINTS), sortedAt(d, VALUE_META, layout.valueRing, this.u, VALUE_POINTS, k, layout.valueStride)]);
     }
-    return { points };
+    return (d[STAGE] as number) === WIDE ? { points, doubles: true } : { points };
   }
 
   static fromJSON(state: unknown): SeriesEnsemble {
-    const e = new SeriesEnsemble();
+    const e = SeriesEnsemble.forSaved(state);
     for (const [x, y] of replayPoints(state)) e.observe(y, x);
     return e;
   }

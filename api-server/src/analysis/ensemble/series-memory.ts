@@ -34,7 +34,7 @@
  */
 import { lineSharePoints, lineRingX, lineSplitPoints } from '../regression/line-slots.js';
 import { LINE_SPLIT_REGION, lineRebase, lineSetXBase, lineTimeFits, lineXBase } from '../regression/line-times.js';
-import { SORTED_META, sortedCount } from './sorted-slots.js';
+import { SORTED_META, sortedCount, sortedUseFloats } from './sorted-slots.js';
 import { SEASONAL_RESIDUAL_BLOCKS, errorBlocksSize, errorStats } from './error-slots.js';
 import { floatFromHalves, setFloatHalves } from '../packed/sixteen-bit.js';
 
@@ -51,6 +51,7 @@ export const RESIDUAL_POINTS = 200;
 // scalars
 export const POINTS = 0;
 export const STAGE = 1;
+/** the last value observed, as it was given (the value window keeps it as a float outside the WIDE stage) */
 export const LAST_Y = 2;
 /** the value the last observe pushed out of the value window (NaN: none) */
 export const EVICTED = 3;
@@ -82,7 +83,9 @@ export const RES_STATS = DET_SUM_SQ + 1;
 export const ZERO_RUN = RES_STATS + errorStats(1);
 /** the detectors' seasonal residuals in a row, up to RESIDUAL_POINTS, that were +0 (series-detectors.ts) */
 export const RES_ZERO_RUN = ZERO_RUN + 1;
-export const ERROR_STATS = RES_ZERO_RUN + 1;
+/** changes in a row (repeats aside) finer than floats resolve (value-precision.ts) */
+export const FINE_RUN = RES_ZERO_RUN + 1;
+export const ERROR_STATS = FINE_RUN + 1;
 // fixed windows
 /** [ARI_PHI, +3): the AR coefficients (of the last ARI_DIFFS differences of the value window) */
 export const ARI_PHI = ERROR_STATS + errorStats(MODEL_COUNT);
@@ -101,9 +104,13 @@ const STAGE_ROOMS = [16, 300] as const;
 export interface StageLayout {
   /** points the stage has room for */
   readonly room: number;
-  /** the value window's ring: value k at valueRing + valueStride * k */
+  /**
+   * the value window's ring: value k at valueRing + valueStride * k, a float element of the memory
+   * (bytes 4i to 4i + 3; read and written through its Uint16 view, sorted-slots.ts sortedUseFloats),
+   * or a double in the WIDE stage
+   */
   readonly valueRing: number;
-  /** 1; 2 in the WIDE stage, where each value's time is before it */
+  /** 1; 2 in the WIDE stage, where each value (a double) has its time before it */
   readonly valueStride: number;
   /** the value window's sorted positions (sorted-slots.ts), an element of the memory's Uint16 view (positionsView) */
   readonly valueSorted: number;
@@ -152,7 +159,8 @@ function stageLayout(room: number, kind: TimesKind): StageLayout {
   // the value ring and the sample times advance together (one slot per point); in the WIDE stage
   // interleaved, time first (the stable line's (x, y) pairs), the times' region then empty
   const recentX = wide ? take(2 * points) : -1;
-  const valueRing = wide ? recentX + 1 : take(points);
+  // floats (two per Float64), but doubles beside their times in the WIDE stage
+  const valueRing = wide ? recentX + 1 : 2 * take(Math.ceil(points / 2));
   // offsets of 16 bits (four per Float64) or 32 bits (two, each two 16-bit halves); an empty region
   // in the WIDE stage, so that regions match by index
   const timesRegion = take(wide ? 0 : Math.ceil((points * timeHalves) / 4));
@@ -201,6 +209,7 @@ export function newSeriesMemory(stage = 0): Float64Array {
   d[EWMA_LEVEL] = Number.NaN;
   d[ARI_LAST] = Number.NaN;
   d[EVICTED] = Number.NaN;
+  sortedUseFloats(d, VALUE_META, stage !== WIDE);
   shareLinePoints(d, LAYOUTS[stage] as StageLayout);
   return d;
 }
@@ -231,6 +240,14 @@ export function setMemoryFloat(u: Uint16Array, i: number, v: number): void {
 /** the memory seen as 16-bit integers (the value window's sorted positions: StageLayout.valueSorted) */
 export function positionsView(d: Float64Array): Uint16Array {
   return new Uint16Array(d.buffer, d.byteOffset, d.length * 4);
+}
+
+/**
+ * Reads the word of the memory where value element `at` of the value window is (a double in the
+ * WIDE stage, else a float's low half; `u`: positionsView): what prefetching reads to touch its line.
+ */
+export function touchValue(d: Float64Array, u: Uint16Array, layout: StageLayout, at: number): number {
+  return layout.valueStride === 2 ? (d[at] as number) : (u[2 * at] as number);
 }
 
 /** the sample time at slot k of the value window's ring (`u`: positionsView) */
@@ -282,8 +299,9 @@ function widenTimes(d: Float64Array, u: Uint16Array): Float64Array {
 
 /**
  * The memory moved to the WIDE stage from any other (`u`: positionsView): every region copied to its place there, the
- * times as doubles before their values, the sorted positions doubled (a value every other
- * element). Outputs continue bit for bit: the same values, times and order.
+ * times and the values as doubles, each time before its value, the sorted positions doubled (a
+ * value every other element). Outputs continue bit for bit: the same values, times and order;
+ * the values observed next are kept as doubles (value-precision.ts).
  */
 export function widenSeriesMemory(d: Float64Array, u: Uint16Array): Float64Array {
   const from = layoutOf(d);
@@ -298,8 +316,9 @@ export function widenSeriesMemory(d: Float64Array, u: Uint16Array): Float64Array
   const slots = Math.min(VALUE_POINTS, from.room);
   for (let k = 0; k < slots; k += 1) {
     next[to.recentX + 2 * k] = ringTime(d, u, k);
-    next[to.valueRing + 2 * k] = d[from.valueRing + k] as number;
+    next[to.valueRing + 2 * k] = memoryFloat(u, from.valueRing + k);
   }
+  sortedUseFloats(next, VALUE_META, false);
   const p = positionsView(next);
   const n = sortedCount(d, VALUE_META);
   for (let k = 0; k < n; k += 1) p[to.valueSorted + k] = 2 * (p[to.valueSorted + k] as number);

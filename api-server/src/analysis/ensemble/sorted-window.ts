@@ -1,6 +1,6 @@
 /**
- * A sorted window with storage of its own (the arithmetic is sorted-slots.ts): the ring (after the
- * window's scalars) in a Float64Array and the sorted positions in a Uint16Array, each starting at
+ * A sorted window with storage of its own (the arithmetic is sorted-slots.ts): the ring of doubles
+ * (after the window's scalars) in a Float64Array and the sorted positions in a Uint16Array, each starting at
  * 16 slots and doubling while the window fills; once `capacity` values have arrived they stay at
  * that. A series keeps its value window inside its own memory instead (series-memory.ts).
  */
@@ -52,7 +52,7 @@ export class SortedWindow {
   /** the values, smallest first (read through the positions) */
   sortedValues(): number[] {
     const out: number[] = [];
-    for (let k = 0; k < this.count; k += 1) out.push(sortedRankValue(this.data, RING, this.positions, 0, k));
+    for (let k = 0; k < this.count; k += 1) out.push(sortedRankValue(this.data, 0, RING, this.positions, 0, k));
     return out;
   }
 
@@ -63,7 +63,7 @@ export class SortedWindow {
 
   /** the k-th oldest value (0 = oldest), k < count */
   at(k: number): number {
-    return sortedAt(this.data, 0, RING, this.capacity, k);
+    return sortedAt(this.data, 0, RING, this.positions, this.capacity, k);
   }
 
   /** doubles the storage while the window fills (head is 0 then: nothing has been evicted) */

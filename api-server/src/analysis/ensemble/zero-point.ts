@@ -40,7 +40,7 @@ export function leftAtZeroPoint(d: Float64Array, u: Uint16Array, layout: StageLa
     Object.is(d[HW_TREND], 0) &&
     Object.is(memoryFloat(u, seasonWritten), 0) &&
     Object.is(d[EWMA_LEVEL], 0) &&
-    Object.is(ariNewestDiff(d, layout), 0) &&
+    Object.is(ariNewestDiff(d, u, layout), 0) &&
     lineFlatAtZero(d, STABLE_LINE)
   );
 }

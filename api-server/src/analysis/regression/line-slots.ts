@@ -19,15 +19,18 @@
  * one the longer ring evicts).
  *
  * Or the owner keeps the two apart (lineSplitPoints; a series' lines in its other stages), with
- * the same rules: the ys in a ring of doubles, one per slot, and the xs as integer offsets from a
- * base in a ring of the memory's Uint16 view (`t`), 16 or 32 bits each (line-times.ts: the
- * region's three more scalars, fitting and rebasing the xs). Every function that reads or writes
- * points takes that view (`t`; NO_TIMES for the other kinds, which never read it).
+ * the same rules: the ys in a ring of floats of the memory, one per slot, read and written through
+ * the memory's Uint16 view (`t`) as two halves each (packed/sixteen-bit.ts), and the xs as integer
+ * offsets from a base in a ring of that view, 16 or 32 bits each (line-times.ts: the region's
+ * three more scalars, fitting and rebasing the xs). Every function that reads or writes points
+ * takes that view (`t`; NO_TIMES for the other kinds, which never read it). A split line is pushed
+ * floats only (Math.fround(y) === y: what its ring gives back).
  *
  * A region of zeros is an empty line with its points after its scalars. Callers pass finite x and
  * y only.
  */
 import { TIMES_AT, TIME_HALVES, X_BASE, lineTimeHalves, offsetAt, setOffset } from './line-times.js';
+import { floatFromHalves, setFloatHalves } from '../packed/sixteen-bit.js';
 
 const HEAD = 0;
 const N = 1;
@@ -69,7 +72,7 @@ export function lineSharePoints(d: Float64Array, at: number, pointsAt: number, r
 
 /**
  * The line reads and writes its points in two rings of the owner, both of `ring` slots: the ys at
- * `ysAt` (one double a slot, in `d`) and the xs at `timesAt`, an element of the memory's Uint16
+ * `ysAt` (one float a slot: float element ysAt + k of the memory, bytes 4(ysAt + k) of `d`'s) and the xs at `timesAt`, an element of the memory's Uint16
  * view (`t` of every function that reads or writes points; `halves` elements a slot), as offsets
  * from the base at the region's X_BASE (0 at first; lineRebase moves it; line-times.ts). The
  * region needs LINE_SPLIT_REGION elements; timesAt > 0. As for lineSharePoints, ring >= capacity,
@@ -98,9 +101,9 @@ function xAt(d: Float64Array, t: Uint16Array, at: number, times: number, base: n
   return times === 0 ? (d[base + 2 * i] as number) : (d[at + X_BASE] as number) + offsetAt(t, times, lineTimeHalves(d, at), i);
 }
 
-/** the element of ring slot i's y (`times`: splitOf, 0 for (x, y) pairs) */
-function yAt(times: number, base: number, i: number): number {
-  return times === 0 ? base + 2 * i + 1 : base + i;
+/** the y of ring slot i (`times`: splitOf, 0 for (x, y) pairs: a double of d; else a float, through t's halves) */
+function yAt(d: Float64Array, t: Uint16Array, times: number, base: number, i: number): number {
+  return times === 0 ? (d[base + 2 * i + 1] as number) : floatFromHalves(t, 2 * (base + i));
 }
 
 /** the element of the ring's first point */
@@ -148,7 +151,7 @@ export function linePush(d: Float64Array, at: number, capacity: number, x: numbe
     d[base + 2 * i + 1] = y;
   } else {
     setOffset(t, times, lineTimeHalves(d, at), i, x - (d[at + X_BASE] as number));
-    d[base + i] = y;
+    setFloatHalves(t, 2 * (base + i), y);
   }
   n += 1;
   d[at + N] = n;
@@ -170,7 +173,7 @@ function lineRemoveOldest(d: Float64Array, t: Uint16Array, at: number, capacity:
   const base = pointsBase(d, at);
   const times = splitOf(d, at);
   const x = xAt(d, t, at, times, base, head);
-  const y = d[yAt(times, base, head)] as number;
+  const y = yAt(d, t, times, base, head);
   d[at + HEAD] = head + 1 === ringSize(d, at, capacity) ? 0 : head + 1;
   const n = d[at + N] as number;
   if (n === 1) {
@@ -203,7 +206,7 @@ function lineRecompute(d: Float64Array, t: Uint16Array, at: number, capacity: nu
   for (let k = 0; k < n; k += 1) {
     const i = slot(d, at, capacity, k);
     sx += xAt(d, t, at, times, base, i);
-    sy += d[yAt(times, base, i)] as number;
+    sy += yAt(d, t, times, base, i);
   }
   const mx = sx / n;
   const my = sy / n;
@@ -213,7 +216,7 @@ function lineRecompute(d: Float64Array, t: Uint16Array, at: number, capacity: nu
     const i = slot(d, at, capacity, k);
     const dx = xAt(d, t, at, times, base, i) - mx;
     vx += dx * dx;
-    cxy += dx * ((d[yAt(times, base, i)] as number) - my);
+    cxy += dx * (yAt(d, t, times, base, i) - my);
   }
   d[at + MX] = mx;
   d[at + MY] = my;
@@ -239,7 +242,7 @@ export function lineSlopeStdError(d: Float64Array, at: number, capacity: number,
   let i = (d[at + HEAD] as number) | 0;
   let sse = 0;
   for (let k = 0; k < n; k += 1) {
-    const r = (d[yAt(times, base, i)] as number) - my - b * (xAt(d, t, at, times, base, i) - mx);
+    const r = yAt(d, t, times, base, i) - my - b * (xAt(d, t, at, times, base, i) - mx);
     sse += r * r;
     i = i + 1 === ring ? 0 : i + 1;
   }
@@ -276,9 +279,9 @@ export function lineLastX(d: Float64Array, at: number, capacity: number, t: Uint
   return n === 0 ? 0 : xAt(d, t, at, splitOf(d, at), pointsBase(d, at), slot(d, at, capacity, n - 1));
 }
 
-export function lineLastY(d: Float64Array, at: number, capacity: number): number {
+export function lineLastY(d: Float64Array, at: number, capacity: number, t: Uint16Array): number {
   const n = d[at + N] as number;
-  return n === 0 ? 0 : (d[yAt(splitOf(d, at), pointsBase(d, at), slot(d, at, capacity, n - 1))] as number);
+  return n === 0 ? 0 : yAt(d, t, splitOf(d, at), pointsBase(d, at), slot(d, at, capacity, n - 1));
 }
 
 export function lineMeanY(d: Float64Array, at: number): number {
@@ -295,7 +298,7 @@ export function linePoints(d: Float64Array, at: number, capacity: number, t: Uin
   for (let k = 0; k < n; k += 1) {
     const i = slot(d, at, capacity, k);
     xs.push(xAt(d, t, at, times, base, i));
-    ys.push(d[yAt(times, base, i)] as number);
+    ys.push(yAt(d, t, times, base, i));
   }
   return { xs, ys, moments: [d[at + MX] as number, d[at + MY] as number, d[at + VX] as number, d[at + CXY] as number, d[at + UPDATES] as number] };
 }
@@ -312,7 +315,7 @@ export function lineCopyPoints(d: Float64Array, at: number, capacity: number, xs
   let i = (d[at + HEAD] as number) | 0;
   for (let k = 0; k < n; k += 1) {
     xs[k] = xAt(d, t, at, times, base, i);
-    ys[k] = d[yAt(times, base, i)] as number;
+    ys[k] = yAt(d, t, times, base, i);
     i = i + 1 === ring ? 0 : i + 1;
   }
   return n;
@@ -326,7 +329,7 @@ export function lineHolds(d: Float64Array, at: number, capacity: number, xs: rea
   const times = splitOf(d, at);
   for (let k = 0; k < n; k += 1) {
     const i = slot(d, at, capacity, k);
-    if (xs[k] !== xAt(d, t, at, times, base, i) || ys[k] !== d[yAt(times, base, i)]) return false;
+    if (xs[k] !== xAt(d, t, at, times, base, i) || ys[k] !== yAt(d, t, times, base, i)) return false;
   }
   return true;
 }

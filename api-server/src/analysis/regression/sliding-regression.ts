@@ -99,7 +99,7 @@ abstract class LineReader implements RegressionLine {
     return lineLastX(this.d, this.at, this.capacity, this.t);
   }
   lastY(): number {
-    return lineLastY(this.d, this.at, this.capacity);
+    return lineLastY(this.d, this.at, this.capacity, this.t);
   }
   meanY(): number {
     return lineMeanY(this.d, this.at);

@@ -163,7 +163,7 @@ export class SeriesSet {
       // replay the points through the ensemble and the detectors, as observe does; the novelty
       // score is restored afterwards from its own state (the replay must not count its points twice)
       const derived = (DERIVED_SERIES as readonly string[]).includes(name);
-      const ensemble = new SeriesEnsemble();
+      const ensemble = SeriesEnsemble.forSaved(e);
       const replayed = derived ? NO_NOVELTY : allocateNovelty();
       for (const [x, y] of replayPoints(e)) {
         ensemble.observe(y, x);
