@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { MODEL_NAMES, SeriesEnsemble } from '../../../api-server/src/analysis/ensemble/index.js';
 import { ariPhi, ariUpdate, ariUsable, ewmaUpdate, hwPredict, hwUpdate, hwUsable, levinsonDurbin, madPredict, madUpdate, madUsable } from '../../../api-server/src/analysis/ensemble/models.js';
 import { EWMA_LEVEL, STAGES, layoutOf, newSeriesMemory, positionsView } from '../../../api-server/src/analysis/ensemble/series-memory.js';
-import { floatView } from '../../support/series-memory-views.js';
+import { fromBfloat16 } from '../../../api-server/src/analysis/packed/sixteen-bit.js';
 
 /** a series' memory at its last stage (room for every window), and that stage's layout */
 function fullMemory(): { d: Float64Array; u: Uint16Array; layout: ReturnType<typeof layoutOf> } {
@@ -134,18 +134,19 @@ describe('ensemble models (analytics.md §5.2)', () => {
     expect(hwPredict(d, positionsView(d), layout, 1)).to.be.closeTo(5 + season(240 * 3), 0.05);
     expect(hwPredict(d, positionsView(d), layout, 60)).to.be.closeTo(5 + season(240 * 3 + 59), 0.1);
   });
-  it('holt_winters: a season in floats keeps its precision on a large level (the first season buffered from its first point)', () => {
+  it('holt_winters: a season in bfloat16s keeps its precision relative to the swing on a large level (the first season buffered from its first point)', () => {
     const { d, layout } = fullMemory();
-    const f = floatView(d);
+    const u = positionsView(d);
     // bytes of a 1.2 GB process swinging ±1 000 over the season: a float of 1.2e9 is only good to 64
     const season = (i: number): number => 1000 * Math.sin((2 * Math.PI * i) / 240);
-    for (let i = 0; i < 240; i += 1) hwUpdate(d, positionsView(d), layout, 1.2e9 + season(i));
-    // after the first season: level = the mean (1.2e9, the sines summing to ~0), each season value its sine
-    // to a float's precision at 1 000 (6e-5), not at 1.2e9
-    for (let i = 0; i < 240; i += 1) expect(f[layout.season + i]! - season(i), `season ${i}`).to.be.closeTo(0, 1e-3);
+    for (let i = 0; i < 240; i += 1) hwUpdate(d, u, layout, 1.2e9 + season(i));
+    // after the first season: level = the mean (1.2e9, the sines summing to ~0), each season value
+    // its sine to a bfloat16's precision at 1 000 (2^-8 of it, twice: buffered, then shifted by
+    // the level's ~0 difference from the first point), 7.8 at most, not to a float's at 1.2e9 (64)
+    for (let i = 0; i < 240; i += 1) expect(fromBfloat16(u[layout.season + i]!) - season(i), `season ${i}`).to.be.closeTo(0, 1000 * 2 ** -7);
     // the next point (on the line: level 1.2e9, season value +0) leaves both as they are; the forecast reads the next value
-    hwUpdate(d, positionsView(d), layout, 1.2e9 + season(240));
-    expect(hwPredict(d, positionsView(d), layout, 1)).to.be.closeTo(1.2e9 + season(241), 1e-3);
+    hwUpdate(d, u, layout, 1.2e9 + season(240));
+    expect(hwPredict(d, u, layout, 1)).to.be.closeTo(1.2e9 + season(241), 1000 * 2 ** -7);
   });
 });
 

@@ -1,8 +1,9 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { deviationFrom16, deviationTo16, floatFromHalves, setFloatHalves } from '../../../api-server/src/analysis/packed/sixteen-bit.js';
+import { deviationFrom16, deviationTo16, floatFromHalves, fromBfloat16, setFloatHalves, toBfloat16 } from '../../../api-server/src/analysis/packed/sixteen-bit.js';
 
 const rounded = (v: number): number => deviationFrom16(deviationTo16(v));
+const bf = (v: number): number => fromBfloat16(toBfloat16(v));
 
 describe('numbers in 16-bit elements', () => {
   it('a float in two halves: what a Float32Array over the same bytes reads and writes, at even and odd elements (property)', () => {
@@ -71,6 +72,60 @@ describe('numbers in 16-bit elements', () => {
         // monotone: rounding never swaps two deviations
         if (v <= w) expect(r).to.be.at.most(rounded(w));
         else expect(r).to.be.at.least(rounded(w));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('a bfloat16: hand-checked values, ties to even, signs, the range ends, ∞ and NaN', () => {
+    // 1.0f is 0x3f800000: its top half 0x3f80; -1 0xbf80
+    expect([toBfloat16(1), toBfloat16(-1)]).to.deep.equal([0x3f80, 0xbf80]);
+    // 8 significant bits: after 1 comes 1 + 2^-7
+    expect(fromBfloat16(0x3f81)).to.equal(1 + 2 ** -7);
+    // halfway between 1 and 1 + 2^-7: to the even one (1); between 1 + 2^-7 and 1 + 2^-6: to 1 + 2^-6
+    expect(bf(1 + 2 ** -8)).to.equal(1);
+    expect(bf(1 + 3 * 2 ** -8)).to.equal(1 + 2 ** -6);
+    expect(bf(-(1 + 2 ** -8 + 2 ** -20))).to.equal(-(1 + 2 ** -7));
+    // 0.3 → 0.30078125: in [0.25, 0.5) the step is 2^-2 · 2^-7 = 2^-9, and 0.3 · 2^9 = 153.6 → 154 · 2^-9
+    expect(bf(0.3)).to.equal(154 / 512);
+    expect(Object.is(bf(0), 0)).to.equal(true);
+    expect(Object.is(bf(-0), -0)).to.equal(true);
+    // the largest finite value, 0x7f7f: 2^127 · (1 + 127/128) = 3.3895e38; from halfway to 2^128 on, ∞
+    expect(fromBfloat16(0x7f7f)).to.equal(2 ** 127 * (1 + 127 / 128));
+    expect(bf(3.39e38)).to.equal(fromBfloat16(0x7f7f));
+    expect(bf(3.4e38)).to.equal(Infinity);
+    expect(bf(-3.4e38)).to.equal(-Infinity);
+    expect(bf(-Infinity)).to.equal(-Infinity);
+    expect(Number.isNaN(bf(Number.NaN))).to.equal(true);
+    // a NaN whose payload lies only in the dropped bits stays a NaN
+    const nan = new Float32Array(1);
+    new Uint32Array(nan.buffer)[0] = 0x7f800001;
+    expect(Number.isNaN(bf(nan[0]!))).to.equal(true);
+    // the smallest subnormal it holds: 2^-133
+    expect(fromBfloat16(1)).to.equal(2 ** -133);
+  });
+
+  it('every bfloat16 but NaNs comes back as itself (all 65 280 of them)', () => {
+    for (let h = 0; h <= 0xffff; h += 1) {
+      const v = fromBfloat16(h);
+      if (!Number.isNaN(v)) expect(toBfloat16(v)).to.equal(h);
+    }
+  });
+
+  it('a value rounds to the nearer of its two bfloat16 neighbours, within 2^-8 of it, keeping its sign and the order (property)', () => {
+    const value = fc.oneof(fc.double({ min: 2 ** -126, max: 3.38e38, noNaN: true }), fc.double({ min: -3.38e38, max: -(2 ** -126), noNaN: true }));
+    fc.assert(
+      fc.property(value, fc.double({ min: -3.38e38, max: 3.38e38, noNaN: true }), (v, w) => {
+        const f = Math.fround(v);
+        const h = toBfloat16(v);
+        const r = fromBfloat16(h);
+        expect(Math.sign(r)).to.equal(Math.sign(f));
+        expect(Math.abs(r - f)).to.be.at.most(2 ** -8 * Math.abs(f));
+        // no other 16-bit value is nearer (the neighbours in magnitude, same sign)
+        expect(Math.abs(r - f)).to.be.at.most(Math.abs(fromBfloat16(h - 1) - f));
+        expect(Math.abs(r - f)).to.be.at.most(Math.abs(fromBfloat16(h + 1) - f));
+        if (v <= w) expect(r).to.be.at.most(bf(w));
+        else expect(r).to.be.at.least(bf(w));
       }),
       { numRuns: 5000 },
     );

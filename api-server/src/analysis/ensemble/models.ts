@@ -5,6 +5,7 @@
  * (SeriesEnsemble) before it reaches a model.
  */
 import { lineCount, linePredict, linePush, lineSlope } from '../regression/line-slots.js';
+import { fromBfloat16, toBfloat16 } from '../packed/sixteen-bit.js';
 import { sortedAt, sortedCount, sortedMedian, sortedPush, sortedSlotOf, sortedSlotValue } from './sorted-slots.js';
 import {
   ARI_DIFFS,
@@ -23,8 +24,6 @@ import {
   STABLE_POINTS,
   VALUE_META,
   VALUE_POINTS,
-  memoryFloat,
-  setMemoryFloat,
   type StageLayout,
 } from './series-memory.js';
 
@@ -210,10 +209,10 @@ const dampAfter = (h: number): number => (0.98 * (1 - 0.98 ** h)) / (1 - 0.98);
 const DAMP_ONE_STEP = dampAfter(1);
 
 // holt_winters: damped additive, alpha 0.3, beta 0.05, gamma 0.2, phi 0.98, season 240; the
-// season is in single precision, read and written through the memory's Uint16 view `u`
-// (series-memory.ts memoryFloat: the series keeps no Float32 view). The
-// first season's points are buffered in the season's storage as their difference from the first
-// point (kept in HW_LEVEL until the season ends), so a large level loses no precision there.
+// season's values are bfloat16s, 16-bit elements of the memory's Uint16 view `u` (8 significant
+// bits: packed/sixteen-bit.ts toBfloat16; ADR 0019). The first season's points are buffered in the
+// season's storage as their difference from the first point (kept in HW_LEVEL until the season
+// ends), so a large level loses no precision there.
 export function hwUpdate(d: Float64Array, u: Uint16Array, layout: StageLayout, y: number): void {
   const season = layout.season;
   const n = ((d[HW_N] as number) | 0) + 1;
@@ -222,7 +221,7 @@ export function hwUpdate(d: Float64Array, u: Uint16Array, layout: StageLayout, y
   if (n <= SEASON) {
     if (n === 1) d[HW_LEVEL] = y;
     const origin = d[HW_LEVEL] as number;
-    setMemoryFloat(u, season + n - 1, y - origin);
+    u[season + n - 1] = toBfloat16(y - origin);
     const bufferSum = (d[HW_BUFFER_SUM] as number) + y;
     d[HW_BUFFER_SUM] = bufferSum;
     if (n === SEASON) {
@@ -230,17 +229,17 @@ export function hwUpdate(d: Float64Array, u: Uint16Array, layout: StageLayout, y
       d[HW_LEVEL] = level;
       d[HW_TREND] = 0;
       const shift = origin - level;
-      for (let i = 0; i < SEASON; i += 1) setMemoryFloat(u, season + i, memoryFloat(u, season + i) + shift);
+      for (let i = 0; i < SEASON; i += 1) u[season + i] = toBfloat16(fromBfloat16(u[season + i] as number) + shift);
     }
     return;
   }
   const i = season + ((n - 1) % SEASON);
-  const s = memoryFloat(u, i);
+  const s = fromBfloat16(u[i] as number);
   const level = d[HW_LEVEL] as number;
   const trend = d[HW_TREND] as number;
   const levelNew = 0.3 * (y - s) + 0.7 * (level + 0.98 * trend);
   d[HW_TREND] = 0.05 * (levelNew - level) + 0.95 * 0.98 * trend;
-  setMemoryFloat(u, i, 0.2 * (y - levelNew) + 0.8 * s);
+  u[i] = toBfloat16(0.2 * (y - levelNew) + 0.8 * s);
   d[HW_LEVEL] = levelNew;
 }
 /**
@@ -252,7 +251,7 @@ export function hwUpdateAtZero(d: Float64Array): void {
   d[HW_N] = ((d[HW_N] as number) | 0) + 1;
   d[HW_LAST] = 0;
 }
-/** the season's float element (memoryFloat) the next update reads and writes (the buffer's next one during the first season) */
+/** the season's element (of the memory's Uint16 view) the next update reads and writes (the buffer's next one during the first season) */
 export function hwSeasonNextAt(d: Float64Array, layout: StageLayout): number {
   return layout.season + (((d[HW_N] as number) | 0) % SEASON);
 }
@@ -262,7 +261,7 @@ export function hwUsable(d: Float64Array): boolean {
 export function hwPredict(d: Float64Array, u: Uint16Array, layout: StageLayout, h: number): number {
   if (!hwUsable(d)) return d[HW_LAST] as number;
   const damp = h === 1 ? DAMP_ONE_STEP : dampAfter(h);
-  return (d[HW_LEVEL] as number) + (d[HW_TREND] as number) * damp + memoryFloat(u, layout.season + ((((d[HW_N] as number) | 0) + h - 1) % SEASON));
+  return (d[HW_LEVEL] as number) + (d[HW_TREND] as number) * damp + fromBfloat16(u[layout.season + ((((d[HW_N] as number) | 0) + h - 1) % SEASON)] as number);
 }
 
 // mad: the median of the last 300 values (the value window), flat; usable after 10 values.

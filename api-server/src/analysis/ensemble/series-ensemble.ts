@@ -6,8 +6,7 @@
  * Confidence = 1 / (1 + mean MSE over the five models), a model without errors counting as 1.
  *
  * The object holds one Float64Array, the series' memory (series-memory.ts), and a Uint16 view of
- * it (sorted positions, sample times, and the season's floats through series-memory.ts
- * memoryFloat): the models, their
+ * it (sorted positions, sample times, the values' floats, the season's bfloat16s): the models, their
  * residuals' block sums and weights, and the state of the series' §5.6 detectors (series-detectors.ts), which
  * read the value window, Holt-Winters' forecast made before the update and the stable line there
  * after each observe instead of keeping copies.
@@ -71,7 +70,6 @@ import {
   WEIGHTS,
   WIDE,
   ZERO_RUN,
-  memoryFloat,
   touchValue,
   widenSeriesMemory,
   growSeriesMemory,
@@ -113,7 +111,7 @@ export class SeriesEnsemble implements LineHost {
   private d: Float64Array;
   /**
    * the same memory as 16-bit integers: the value window's sorted positions (sorted-slots.ts),
-   * its sample times, and Holt-Winters' season as floats (series-memory.ts memoryFloat)
+   * its sample times and its floats (two halves each), and Holt-Winters' season (bfloat16s)
    */
   private u: Uint16Array;
 
@@ -241,7 +239,7 @@ export class SeriesEnsemble implements LineHost {
     if (zeroPointReached(d)) return sum;
     // the middle rank's position, then the value it names
     sum += touchValue(d, this.u, layout, layout.valueRing + (this.u[sortedMiddleAt(d, VALUE_META, layout.valueSorted)] as number));
-    sum += memoryFloat(this.u, hwSeasonNextAt(d, layout));
+    sum += this.u[hwSeasonNextAt(d, layout)] as number;
     return sum;
   }
 

@@ -15,7 +15,8 @@
  * and 300 points left 51 KB of freed arrays per series behind a 25.5 KB one (the layout then),
  * two stages leave the first stage's array.
  *
- * The value window's ring of 300 values has a ring of the points' sample times beside it, as
+ * The value window's ring of 300 values (floats, read and written through the memory's Uint16
+ * view: 1 200 bytes; ADR 0018, value-precision.ts) has a ring of the points' sample times beside it, as
  * integer offsets from a base the stable line keeps (time = base + offset; line-times.ts), in the
  * memory's Uint16 view (positionsView: a third view would cost more V8 heap than the bytes it
  * saves). The stable line's 240 points and the burst line's 20 are the last of those 300 (time,
@@ -26,8 +27,9 @@
  * hours inside it, a first time far from the next) the series moves to the TIMES32 stage for good
  * (widenTimes): 32-bit offsets, 600 bytes more, a time past int32 moving the base to it. When even
  * those cannot (a fractional time, -0, a window spanning 2^31 s or more) it moves to the WIDE
- * stage for good: its times as doubles before its values, (time, value) pairs, 1 200 bytes more
- * again (widenSeriesMemory). The service's times are seconds since a workload's first step, whole
+ * stage for good: its times and values as doubles, (time, value) pairs, 3 000 bytes more than
+ * the 300-point stage (widenSeriesMemory); so does a series whose values need doubles
+ * (value-precision.ts). The service's times are seconds since a workload's first step, whole
  * multiples of its step of 15 s. The
  * window's sorted order is kept as 16-bit positions in its ring (sorted-slots.ts), not as a sorted
  * copy of the values (600 bytes instead of 2 400).
@@ -36,7 +38,7 @@ import { lineSharePoints, lineRingX, lineSplitPoints } from '../regression/line-
 import { LINE_SPLIT_REGION, lineRebase, lineSetXBase, lineTimeFits, lineXBase } from '../regression/line-times.js';
 import { SORTED_META, sortedCount, sortedUseFloats } from './sorted-slots.js';
 import { SEASONAL_RESIDUAL_BLOCKS, errorBlocksSize, errorStats } from './error-slots.js';
-import { floatFromHalves, setFloatHalves } from '../packed/sixteen-bit.js';
+import { floatFromHalves } from '../packed/sixteen-bit.js';
 
 export const MODEL_COUNT = 5;
 /** the stable line (ca_ilr, §5.6 ca_ilr's stable window) and the burst line, in points */
@@ -127,7 +129,7 @@ export interface StageLayout {
    * before its value, so that the ring is (x, y) pairs the stable line reads as its points)
    */
   readonly recentX: number;
-  /** Holt-Winters' season, a float element of the memory (bytes 4i to 4i + 3; read and written with memoryFloat, setMemoryFloat) */
+  /** Holt-Winters' season: 240 bfloat16s, elements of the memory's Uint16 view (models.ts hwUpdate) */
   readonly season: number;
   /** the models' residual blocks (error-slots.ts): one for the 16-point stage, six from the 300 stage */
   readonly errorBlocks: number;
@@ -167,8 +169,8 @@ function stageLayout(room: number, kind: TimesKind): StageLayout {
   const times = wide ? -1 : 4 * timesRegion;
   // 16-bit positions in the ring (sorted-slots.ts): four per Float64
   const valueSorted = 4 * take(Math.ceil(Math.min(VALUE_POINTS, room) / 4));
-  // single precision (models.ts hwUpdate)
-  const season = 2 * take(Math.ceil(Math.min(SEASON, room) / 2));
+  // bfloat16s (models.ts hwUpdate): four per Float64
+  const season = 4 * take(Math.ceil(Math.min(SEASON, room) / 4));
   // the sufficient statistics of the residuals' blocks, not the residuals (error-slots.ts)
   const errorBlocks = take(errorBlocksSize(MODEL_COUNT, room));
   // a ring of 10 blocks of 20 residuals, whose sigma the detector reads (the last 181-200 residuals)
@@ -230,11 +232,6 @@ const LINES = [STABLE_LINE, BURST_LINE] as const;
  */
 export function memoryFloat(u: Uint16Array, i: number): number {
   return floatFromHalves(u, 2 * i);
-}
-
-/** writes v, rounded to a float as a Float32Array stores it, at float element `i` of the memory through its Uint16 view `u` */
-export function setMemoryFloat(u: Uint16Array, i: number, v: number): void {
-  setFloatHalves(u, 2 * i, v);
 }
 
 /** the memory seen as 16-bit integers (the value window's sorted positions: StageLayout.valueSorted) */

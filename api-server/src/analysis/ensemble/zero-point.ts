@@ -17,7 +17,8 @@
  */
 import { lineFlatAtZero } from '../regression/line-slots.js';
 import { ariNewestDiff } from './models.js';
-import { EWMA_LEVEL, HW_LEVEL, HW_N, HW_TREND, MODEL_COUNT, ONE_STEP, SEASON, STABLE_LINE, VALUE_POINTS, ZERO_RUN, memoryFloat, type StageLayout } from './series-memory.js';
+import { EWMA_LEVEL, HW_LEVEL, HW_N, HW_TREND, MODEL_COUNT, ONE_STEP, SEASON, STABLE_LINE, VALUE_POINTS, ZERO_RUN, type StageLayout } from './series-memory.js';
+import { fromBfloat16 } from '../packed/sixteen-bit.js';
 
 /** whether the models are at the fixed point: the last VALUE_POINTS full updates left them there */
 export function zeroPointReached(d: Float64Array): boolean {
@@ -33,12 +34,12 @@ export function atZeroPoint(d: Float64Array, y: number): boolean {
 export function leftAtZeroPoint(d: Float64Array, u: Uint16Array, layout: StageLayout, y: number): boolean {
   if (!Object.is(y, 0)) return false;
   for (let m = 0; m < MODEL_COUNT; m += 1) if (!Object.is(d[ONE_STEP + m], 0)) return false;
-  // a +0 Holt-Winters forecast means the first season is over: the update wrote the season slot of point HW_N (a float)
+  // a +0 Holt-Winters forecast means the first season is over: the update wrote the season slot of point HW_N (a bfloat16)
   const seasonWritten = layout.season + ((((d[HW_N] as number) | 0) - 1) % SEASON);
   return (
     Object.is(d[HW_LEVEL], 0) &&
     Object.is(d[HW_TREND], 0) &&
-    Object.is(memoryFloat(u, seasonWritten), 0) &&
+    Object.is(fromBfloat16(u[seasonWritten] as number), 0) &&
     Object.is(d[EWMA_LEVEL], 0) &&
     Object.is(ariNewestDiff(d, u, layout), 0) &&
     lineFlatAtZero(d, STABLE_LINE)

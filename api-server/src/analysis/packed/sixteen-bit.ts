@@ -1,7 +1,7 @@
 /**
  * Numbers kept in 16-bit elements (a Uint16Array), for state that has a Uint16 view and no other
- * of the right width (docs/memory.md): a float as its two 16-bit halves, and a deviation (a
- * non-negative float) in one 16-bit element.
+ * of the right width (docs/memory.md): a float as its two 16-bit halves, a deviation (a
+ * non-negative float) in one 16-bit element, and a signed value as a bfloat16.
  *
  * Each copies bits through a float's four bytes and their two halves, in memory order, so a
  * float read from two halves is bit for bit the float a Float32Array over the same bytes would
@@ -47,5 +47,27 @@ export function deviationTo16(v: number): number {
 /** the deviation a 16-bit element from deviationTo16 holds */
 export function deviationFrom16(h: number): number {
   BITS[0] = h << 15;
+  return FLOAT[0] as number;
+}
+
+/**
+ * A signed value in 16 bits, as a bfloat16: the nearest float's top 16 bits (its sign, 8 exponent
+ * bits and the top 7 of its 23 fraction bits), rounded to the nearest, ties to even. So 8
+ * significant bits, a relative error of at most 2^-8 (0.4 %), over the float's range (and its
+ * subnormals, with fewer bits); ±0 and ±∞ are kept, a NaN stays a NaN, and a value from halfway
+ * between the largest 16-bit one (3.3895e38) and 2^128 on rounds to ±∞.
+ */
+export function toBfloat16(v: number): number {
+  FLOAT[0] = v;
+  const b = BITS[0] as number;
+  // ∞ and NaN: the top bits, a NaN keeping a fraction bit (the quiet bit, bit 22, is among the kept ones)
+  if ((b & 0x7f800000) === 0x7f800000) return (b >>> 16) | ((b & 0x7fffff) !== 0 ? 0x40 : 0);
+  // round to nearest, ties to even: add just under half of the dropped 16 bits, plus the kept lowest bit
+  return (b + 0x7fff + ((b >>> 16) & 1)) >>> 16;
+}
+
+/** the value a 16-bit element from toBfloat16 holds */
+export function fromBfloat16(h: number): number {
+  BITS[0] = h << 16;
   return FLOAT[0] as number;
 }
