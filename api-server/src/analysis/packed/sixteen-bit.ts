@@ -3,28 +3,35 @@
  * of the right width (docs/memory.md): a float as its two 16-bit halves, a deviation (a
  * non-negative float) in one 16-bit element, and a signed value as a bfloat16.
  *
- * Each copies bits through a float's four bytes and their two halves, in memory order, so a
- * float read from two halves is bit for bit the float a Float32Array over the same bytes would
- * read, at any even or odd element. Pure: no state but the scratch float.
+ * Each copies bits through a float's four bytes, its two halves in memory order (the platform's
+ * byte order), so a float read from two halves is bit for bit the float a Float32Array over the
+ * same bytes would read, at any even or odd element. Pure: no state but the scratch float.
  */
 
-/** one float and its bits (as two halves, and whole), the same four bytes */
+/** one float and its bits, the same four bytes */
 const FLOAT = new Float32Array(1);
-const HALVES = new Uint16Array(FLOAT.buffer);
 const BITS = new Uint32Array(FLOAT.buffer);
+/** which of a float's two 16-bit halves in memory holds its low bits: the first on a little-endian platform */
+const LOW = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 ? 0 : 1;
+const HIGH = 1 - LOW;
 
-/** the float whose two halves are elements `at` and `at + 1` of `u` (any `at`, even or odd) */
+/**
+ * The float whose two halves are elements `at` and `at + 1` of `u` (any `at`, even or odd). The
+ * halves are joined into the float's 32 bits and stored once: two 16-bit stores read back as one
+ * 32-bit load cannot be forwarded from the store buffer, a stall that made the tick 7-12 % slower
+ * when the value window's floats were read so (docs/performance.md).
+ */
 export function floatFromHalves(u: Uint16Array, at: number): number {
-  HALVES[0] = u[at] as number;
-  HALVES[1] = u[at + 1] as number;
+  BITS[0] = (u[at + LOW] as number) | ((u[at + HIGH] as number) << 16);
   return FLOAT[0] as number;
 }
 
 /** writes v, rounded to a float as a Float32Array stores it, as elements `at` and `at + 1` of `u` */
 export function setFloatHalves(u: Uint16Array, at: number, v: number): void {
   FLOAT[0] = v;
-  u[at] = HALVES[0] as number;
-  u[at + 1] = HALVES[1] as number;
+  const bits = BITS[0] as number;
+  u[at + LOW] = bits & 0xffff;
+  u[at + HIGH] = bits >>> 16;
 }
 
 /**
