@@ -72,7 +72,8 @@ export function lineSharePoints(d: Float64Array, at: number, pointsAt: number, r
 
 /**
  * The line reads and writes its points in two rings of the owner, both of `ring` slots: the ys at
- * `ysAt` (one float a slot: float element ysAt + k of the memory, bytes 4(ysAt + k) of `d`'s) and the xs at `timesAt`, an element of the memory's Uint16
+ * `ysAt` (one float a slot: slot k's at float element ysAt + k of the memory, its bytes
+ * 4(ysAt + k) to 4(ysAt + k) + 3) and the xs at `timesAt`, an element of the memory's Uint16
  * view (`t` of every function that reads or writes points; `halves` elements a slot), as offsets
  * from the base at the region's X_BASE (0 at first; lineRebase moves it; line-times.ts). The
  * region needs LINE_SPLIT_REGION elements; timesAt > 0. As for lineSharePoints, ring >= capacity,
@@ -126,7 +127,7 @@ function slot(d: Float64Array, at: number, capacity: number, k: number): number 
 }
 
 /**
- * The element where the next push writes its x (its y follows; of split points, the y's element):
+ * The element where the next push writes its x (its y follows; of split points, the y's float element):
  * the slot after the newest point, or the oldest point's once the line is full (that point is read
  * first, then replaced).
  */
