@@ -93,6 +93,21 @@ describe('value precision: a series keeps its values as floats unless floats wou
     );
   });
 
+  it('a series set saves and restores a series that keeps doubles as one', () => {
+    const set = new SeriesSet(32);
+    for (let i = 0; i < 400; i++) {
+      set.observe('bytes_total', 4e9 + 7 * i, 15 * i);
+      set.observe('cpu', 0.3 + 0.1 * Math.sin(i), 15 * i);
+    }
+    expect(keepsDoubles(set.ensemble('bytes_total')!)).to.equal(true);
+    expect(keepsDoubles(set.ensemble('cpu')!)).to.equal(false);
+    const saved = JSON.parse(JSON.stringify(set.toJSON())) as ReturnType<SeriesSet['toJSON']>;
+    const restored = SeriesSet.fromJSON(saved, 32);
+    expect(keepsDoubles(restored.ensemble('bytes_total')!)).to.equal(true);
+    expect(keepsDoubles(restored.ensemble('cpu')!)).to.equal(false);
+    expect(JSON.parse(JSON.stringify(restored.toJSON()))).to.deep.equal(saved);
+  });
+
   it('the detectors score the value as the series keeps it, and report it as given', () => {
     const set = new SeriesSet(32);
     for (let i = 0; i < 60; i++) set.observe('cpu', 0.25 + (i % 2) * 0.01, 15 * i);
