@@ -195,7 +195,7 @@ export function layoutOf(d: Float64Array): StageLayout {
 
 /**
  * The element of the memory's Uint16 view (positionsView) where the time of the value window's point
- * whose value is element `valueAt` of the memory starts (its low half when the stage has 32-bit
+ * whose value is float element `valueAt` of the memory starts (its low half when the stage has 32-bit
  * offsets); -1 in the WIDE stage, whose times are doubles beside their values. What group
  * prefetching reads to touch the line of a point's time (SeriesEnsemble.touchNextPoint).
  */

@@ -47,10 +47,6 @@ export function sortedUseFloats(d: Float64Array, meta: number, floats: boolean):
   d[meta + FLOATS] = floats ? 1 : 0;
 }
 
-export function sortedFloats(d: Float64Array, meta: number): boolean {
-  return d[meta + FLOATS] === 1;
-}
-
 /** the value at element `at` of the ring's kind (a float through p's halves, or a double of d) */
 function valueAt(d: Float64Array, p: Uint16Array, floats: boolean, at: number): number {
   return floats ? floatFromHalves(p, 2 * at) : (d[at] as number);
